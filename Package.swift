@@ -1,0 +1,41 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "LinkServer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "LinkServer", targets: ["LinkServer"]),
+        .library(name: "LinkCore", targets: ["LinkCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(
+            name: "LinkCore",
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
+        ),
+        .executableTarget(
+            name: "LinkServer",
+            dependencies: [
+                "CMicroHTTPD",
+                "LinkCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore"]),
+        .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "LinkCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

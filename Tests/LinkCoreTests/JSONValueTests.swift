@@ -1,0 +1,82 @@
+import LinkCore
+import Testing
+
+@Suite struct JSONParserTests {
+    @Test(arguments: [
+        ("null", JSONValue.null),
+        ("true", .bool(true)),
+        ("false", .bool(false)),
+        ("1", .int(1)),
+        ("-0", .int(0)),
+        ("1.0", .double(1.0)),
+        ("1e2", .double(100)),
+        ("-12.5E-1", .double(-1.25)),
+        ("\"a\\u00e9\\n\"", .string("aé\n")),
+        ("\"\\ud83d\\ude00\"", .string("😀")),
+        ("\"清华\"", .string("清华")),
+        ("[1, [2, {}]]", [1, [2, [:]]]),
+        (" {\"b\": 1, \"a\": 2} ", ["b": 1, "a": 2]),
+        ("9223372036854775808", .double(9_223_372_036_854_775_808)),
+    ])
+    func parsesValidJSON(text: String, expected: JSONValue) throws {
+        #expect(try JSONParser.parse(text) == expected)
+    }
+
+    @Test func keepsIntegersAndDoublesApart() throws {
+        #expect(try JSONParser.parse("1") != JSONParser.parse("1.0"))
+        #expect(try JSONParser.parse("true") != JSONParser.parse("1"))
+    }
+
+    @Test func keepsKeyOrderAndLastDuplicateWins() throws {
+        let value = try JSONParser.parse(#"{"z": 1, "a": 2, "z": 3}"#)
+        #expect(value.objectValue?.keys.elements == ["z", "a"])
+        #expect(value["z"] == 3)
+    }
+
+    @Test(arguments: [
+        "", "  ", "{", "[1,]", "{\"a\" 1}", "01", "1.", "-", "tru", "\"abc", "\"\\x\"", "\"\t\"",
+        "\"\\ud800\"", "\"\\udc00\"", "[1] 2", "NaN", "{'a': 1}", "+1",
+    ])
+    func rejectsInvalidJSON(text: String) {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+    }
+
+    @Test(arguments: [
+        [0xFF] as [UInt8], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xE6, 0xB8, 0x22],
+        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],
+    ])
+    func rejectsInvalidUTF8(bytes: [UInt8]) {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes) }
+    }
+
+    @Test func enforcesTheNestingLimit() throws {
+        let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        let tooDeep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        #expect(throws: Never.self) { try JSONParser.parse(ok) }
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(tooDeep) }
+        let deepObject = String(repeating: "{\"a\":", count: 65) + "1" + String(repeating: "}", count: 65)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(deepObject) }
+    }
+}
+
+@Suite struct JSONEncoderTests {
+    @Test(arguments: [
+        (JSONValue.null, "null"),
+        (.bool(true), "true"),
+        (.int(-42), "-42"),
+        (.double(2.0), "2.0"),
+        (.double(0.5), "0.5"),
+        (.double(.nan), "null"),
+        (.string("a\"b\\c\n\u{01}é"), #""a\"b\\c\n\u0001é""#),
+        (["b": 1, "a": [true, nil]], #"{"b":1,"a":[true,null]}"#),
+    ])
+    func encodesCompactJSON(value: JSONValue, expected: String) {
+        #expect(value.encodedString() == expected)
+    }
+
+    @Test func roundTrips() throws {
+        let text = #"{"s":"清华 \"q\"","n":[1,2.5,-0.25,1e+100],"o":{"x":null,"t":false}}"#
+        let value = try JSONParser.parse(text)
+        #expect(try JSONParser.parse(value.encodedString()) == value)
+    }
+}
