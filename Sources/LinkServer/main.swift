@@ -1,1 +1,3 @@
-print("placeholder")
+import Foundation
+
+exit(Launcher.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,63 @@
+import Foundation
+import LinkCore
+import Logging
+import Synchronization
+
+/// The composition root: opens the store, rebuilds state, wires endpoints into a ``Service`` and serves it
+/// with a ``Daemon``. Tests start one on port 0 in-process; `main` starts one and waits for a signal.
+final class Application: Sendable {
+    let config: Config
+    let logger: Logger
+    let store: SQLiteStore
+    let service: Service
+    let daemon: Daemon
+
+    /// Opens the store and loads state; does not listen yet.
+    init(config: Config, logger: Logger) throws {
+        self.config = config
+        self.logger = logger
+        store = try SQLiteStore(directory: config.dataDir)
+        let readiness = ReadinessFlag()
+        var endpoints: [Endpoint] = []
+        endpoints += OperationsEndpoints(isReady: { readiness.value }).endpoints
+        service = Service(
+            endpoints: endpoints, auth: TokenCheck(adminToken: config.adminToken, readToken: config.readToken),
+            logger: logger, accessLogLevel: config.accessLogLevel)
+        daemon = Daemon(settings: config.server, handler: service)
+        readinessFlag = readiness
+    }
+
+    private let readinessFlag: ReadinessFlag
+
+    /// Listens; afterwards ``port`` is the bound port and `/readyz` answers 200.
+    func start() throws {
+        ResourceLimits.raiseOpenFiles(toAtLeast: config.server.connectionLimit + 256, logger: logger)
+        try daemon.start()
+        readinessFlag.value = true
+        logger.info("listening on http://\(config.server.host.contains(":") ? "[\(config.server.host)]" : config.server.host):\(daemon.port)")
+    }
+
+    var port: UInt16 { daemon.port }
+
+    /// Stops accepting, finishes requests in flight, stops the daemon and closes the store.
+    func shutdown() {
+        readinessFlag.value = false
+        logger.info("shutting down")
+        daemon.stop()
+        do {
+            try store.close()
+        } catch {
+            logger.error("store close failed", metadata: ["error": "\(error)"])
+        }
+        logger.info("stopped")
+    }
+}
+
+/// A thread-safe boolean read by `/readyz`.
+final class ReadinessFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var value: Bool {
+        get { flag.load(ordering: .acquiring) }
+        set { flag.store(newValue, ordering: .releasing) }
+    }
+}

@@ -1,0 +1,25 @@
+import Logging
+
+/// The service's validated configuration, built once at start by ``ConfigLoader``.
+struct Config: Sendable {
+    var server = DaemonSettings()
+    /// Folder of the embedded database.
+    var dataDir = "./data"
+    /// Routes loaded at start as `source: "config"`; a missing file means no config routes.
+    var routesFile = "config/routes.json"
+    /// Maximum redirect hops per resolution (a request may lower it).
+    var redirectLimit = 5
+    /// When set, `http(s)` locations must have one of these hosts.
+    var linkHosts: [String]?
+    /// Events kept per subscription before the oldest are dropped.
+    var eventsQueueLimit = 1000
+    /// Open subscriptions allowed at once (beyond: 429).
+    var maxSubscriptions = 10_000
+    /// Bearer token required for writes, when set.
+    var adminToken: String?
+    /// Bearer token required for reads, when set.
+    var readToken: String?
+    var logLevel: Logger.Level = .info
+    /// The level of the per-request access log line; `nil` turns it off.
+    var accessLogLevel: Logger.Level? = .debug
+}

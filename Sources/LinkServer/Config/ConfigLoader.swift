@@ -1,0 +1,130 @@
+import Foundation
+import LinkCore
+import Logging
+
+/// Builds the one validated ``Config`` from command line > environment > config file > defaults.
+enum ConfigLoader {
+    /// The default config file, read when present and `--config` is not given.
+    static let defaultFile = "config/linkserver.json"
+
+    static let knownKeys: Set<String> = [
+        "server.host", "server.port", "server.threads", "server.connectionLimit", "server.connectionTimeout",
+        "server.connectionMemoryLimit", "server.maxBodyBytes", "server.maxURIBytes", "storage.dataDir",
+        "routing.routesFile", "routing.redirectLimit", "links.hosts", "events.queueLimit", "events.maxSubscriptions",
+        "auth.adminToken", "auth.readToken", "logging.level", "logging.accessLog",
+    ]
+
+    /// Loads the configuration. `commandLine` holds the settings given as flags, `configFile` the `--config` path.
+    static func load(
+        commandLine: ConfigSource, configFile: String?, environment: [String: String],
+        processors: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws(ConfigError) -> Config {
+        var merged = ConfigSource()
+        let path = configFile ?? environment["LINK_CONFIG"]
+        if let path {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConfigError("cannot read config file \(path)")
+            }
+            merged.overlay(try ConfigSource.file(Array(data), path: path))
+        } else if let data = FileManager.default.contents(atPath: defaultFile) {
+            merged.overlay(try ConfigSource.file(Array(data), path: defaultFile))
+        }
+        merged.overlay(.environment(environment))
+        merged.overlay(commandLine)
+        return try build(from: merged, processors: processors)
+    }
+
+    static func build(from source: ConfigSource, processors: Int) throws(ConfigError) -> Config {
+        let reader = SettingReader(source: source)
+        var config = Config()
+        config.server.threads = max(2, processors)
+        try reader.string("server.host") { config.server.host = $0 }
+        try reader.int("server.port", 0...65535) { config.server.port = UInt16($0) }
+        try reader.int("server.threads", 1...256) { config.server.threads = $0 }
+        try reader.int("server.connectionLimit", 1...1_000_000) { config.server.connectionLimit = $0 }
+        try reader.int("server.connectionTimeout", 1...3600) { config.server.connectionTimeout = $0 }
+        try reader.int("server.connectionMemoryLimit", 4096...(16 << 20)) { config.server.connectionMemoryLimit = $0 }
+        try reader.int("server.maxBodyBytes", 1...(1 << 30)) { config.server.maxBodyBytes = $0 }
+        try reader.int("server.maxURIBytes", 256...(1 << 20)) { config.server.maxURIBytes = $0 }
+        try reader.string("storage.dataDir") { config.dataDir = $0 }
+        try reader.string("routing.routesFile") { config.routesFile = $0 }
+        try reader.int("routing.redirectLimit", 0...100) { config.redirectLimit = $0 }
+        try reader.stringArray("links.hosts") { config.linkHosts = $0.map { $0.lowercased() } }
+        try reader.int("events.queueLimit", 1...1_000_000) { config.eventsQueueLimit = $0 }
+        try reader.int("events.maxSubscriptions", 1...1_000_000) { config.maxSubscriptions = $0 }
+        try reader.string("auth.adminToken") { config.adminToken = $0 }
+        try reader.string("auth.readToken") { config.readToken = $0 }
+        try reader.level("logging.level", allowOff: false) { config.logLevel = $0 ?? .info }
+        try reader.level("logging.accessLog", allowOff: true) { config.accessLogLevel = $0 }
+        if BindAddressCheck.isNumeric(config.server.host) == false {
+            throw ConfigError("invalid server.host '\(config.server.host)': must be an IPv4 or IPv6 address")
+        }
+        // The request line and headers live in the connection's memory pool: it must hold the longest target.
+        let needed = config.server.maxURIBytes + 4096
+        if config.server.connectionMemoryLimit < needed {
+            config.server.connectionMemoryLimit = needed
+        }
+        return config
+    }
+}
+
+/// Reads typed settings out of a merged ``ConfigSource``, with messages naming where a bad value came from.
+private struct SettingReader {
+    let source: ConfigSource
+
+    func fail(_ key: String, _ origin: String, _ expected: String, _ value: JSONValue) -> ConfigError {
+        ConfigError("invalid \(key) \(describe(value)) (from \(origin)): must be \(expected)")
+    }
+
+    func describe(_ value: JSONValue) -> String {
+        if case .string(let s) = value { return "'\(s)'" }
+        return value.encodedString()
+    }
+
+    func string(_ key: String, _ apply: (String) -> Void) throws(ConfigError) {
+        guard let (value, origin) = source.values[key] else { return }
+        guard case .string(let s) = value, !s.isEmpty else { throw fail(key, origin, "a non-empty string", value) }
+        apply(s)
+    }
+
+    func int(_ key: String, _ range: ClosedRange<Int>, _ apply: (Int) -> Void) throws(ConfigError) {
+        guard let (value, origin) = source.values[key] else { return }
+        let number: Int?
+        switch value {
+        case .int(let i): number = i
+        case .string(let s): number = Int(s)
+        default: number = nil
+        }
+        guard let number, range.contains(number) else {
+            throw fail(key, origin, "an integer from \(range.lowerBound) to \(range.upperBound)", value)
+        }
+        apply(number)
+    }
+
+    func stringArray(_ key: String, _ apply: ([String]) -> Void) throws(ConfigError) {
+        guard let (value, origin) = source.values[key] else { return }
+        guard case .array(let items) = value else { throw fail(key, origin, "an array of strings", value) }
+        var strings: [String] = []
+        for item in items {
+            guard case .string(let s) = item, !s.isEmpty else { throw fail(key, origin, "an array of strings", value) }
+            strings.append(s)
+        }
+        apply(strings)
+    }
+
+    func level(_ key: String, allowOff: Bool, _ apply: (Logger.Level?) -> Void) throws(ConfigError) {
+        guard let (value, origin) = source.values[key] else { return }
+        let names = Logger.Level.allCases.map(\.rawValue) + (allowOff ? ["off"] : [])
+        guard case .string(let s) = value, names.contains(s.lowercased()) else {
+            throw fail(key, origin, "one of " + names.joined(separator: ", "), value)
+        }
+        apply(Logger.Level(rawValue: s.lowercased()))
+    }
+}
+
+/// Checks a host string the way ``BindAddress`` will parse it.
+enum BindAddressCheck {
+    static func isNumeric(_ host: String) -> Bool {
+        (try? BindAddress(host: host, port: 0)) != nil
+    }
+}

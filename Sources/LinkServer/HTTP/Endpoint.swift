@@ -1,0 +1,29 @@
+import LinkCore
+
+/// One API operation: a method on a path template, who may call it, and what answers it.
+struct Endpoint: Sendable {
+    /// Who may call an endpoint when tokens are configured (API.md §6).
+    enum Access: Sendable {
+        /// Always open: health, readiness, metrics, the OpenAPI document.
+        case open
+        /// Needs the read token when `auth.readToken` is set (the admin token also works).
+        case read
+        /// Needs the admin token when `auth.adminToken` is set.
+        case write
+    }
+
+    typealias Handler = @Sendable (Request, _ parameters: [String: String]) throws -> Reply
+
+    var method: String
+    /// The path template with `{name}` segments, e.g. `/v1/routes/{name}`; also the metrics label.
+    var template: String
+    var access: Access
+    var handler: Handler
+
+    init(_ method: String, _ template: String, _ access: Access, _ handler: @escaping Handler) {
+        self.method = method
+        self.template = template
+        self.access = access
+        self.handler = handler
+    }
+}

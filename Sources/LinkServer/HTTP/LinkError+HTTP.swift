@@ -1,0 +1,38 @@
+import LinkCore
+
+/// The errors the HTTP layer itself raises (the domain raises the rest).
+extension LinkError {
+    static func notFound(path: String) -> LinkError {
+        LinkError(.notFound, "No API endpoint at \(path)", details: ["path": .string(path)])
+    }
+
+    static func methodNotAllowed(_ method: String, allowed: [String]) -> LinkError {
+        LinkError(
+            .methodNotAllowed, "Method \(method) is not allowed here",
+            details: ["method": .string(method), "allowed": .array(allowed.map(JSONValue.string))])
+    }
+
+    static func payloadTooLarge(limit: Int) -> LinkError {
+        LinkError(.payloadTooLarge, "Request body is larger than \(limit) bytes", details: ["limit": .int(limit)])
+    }
+
+    static func uriTooLong(limit: Int) -> LinkError {
+        LinkError(.uriTooLong, "Request target is longer than \(limit) bytes", details: ["limit": .int(limit)])
+    }
+
+    static func unsupportedMediaType(_ contentType: String) -> LinkError {
+        LinkError(
+            .unsupportedMediaType, "Request bodies must be application/json",
+            details: ["contentType": .string(contentType)])
+    }
+
+    static func invalidJSON(_ error: JSONParseError) -> LinkError {
+        LinkError(
+            .invalidJSON, "Request body is not valid JSON: \(error.reason)",
+            details: ["offset": .int(error.offset), "reason": .string(error.reason)])
+    }
+
+    static let missingBody = LinkError(.invalidJSON, "Request body is empty; a JSON value is required")
+
+    static let unauthorized = LinkError(.unauthorized, "A valid bearer token is required")
+}

@@ -1,0 +1,43 @@
+import LinkCore
+
+extension Request {
+    /// Whether the declared body type is JSON (`application/json`, `application/*+json`, or none given).
+    var hasJSONContentType: Bool {
+        guard let type = headers["content-type"] else { return true }
+        let mediaType = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces.lowercased() } ?? ""
+        return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+    }
+
+    /// The body parsed as JSON (nesting limit 64); `invalid_json` when empty or malformed.
+    func jsonBody() throws(LinkError) -> JSONValue {
+        guard !body.isEmpty else { throw LinkError.missingBody }
+        do {
+            return try JSONParser.parse(body)
+        } catch {
+            throw LinkError.invalidJSON(error)
+        }
+    }
+
+    /// The query string split into decoded items (API.md §2 rules: `+` is a plus, a key without `=` is `""`).
+    /// Malformed escapes give `invalid_url`.
+    func queryItems() throws(LinkError) -> [(String, String)] {
+        guard let rawQuery, !rawQuery.isEmpty else { return [] }
+        var items: [(String, String)] = []
+        for part in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let key = PercentDecoding.decode(pieces[0]),
+                let value = pieces.count > 1 ? PercentDecoding.decode(pieces[1]) : ""
+            else {
+                throw LinkError(
+                    .invalidURL, "Malformed percent-escape in the query string", details: ["query": .string(rawQuery)])
+            }
+            items.append((key, value))
+        }
+        return items
+    }
+
+    /// The last value of query parameter `name`.
+    func queryValue(_ name: String) throws(LinkError) -> String? {
+        try queryItems().last { $0.0 == name }?.1
+    }
+}

@@ -1,0 +1,43 @@
+/// One HTTP request as the endpoints see it: copied out of libmicrohttpd, no C pointers.
+struct Request: Sendable {
+    /// The method in upper case (`GET`, `POST`, …). `HEAD` is served as `GET` by the dispatcher.
+    var method: String
+    /// The raw path of the request target, still percent-encoded.
+    var path: String
+    /// The raw query string after `?` (without it), still percent-encoded; `nil` when the target has none.
+    var rawQuery: String?
+    /// The headers the service reads, keyed by lower-case name.
+    var headers: [String: String]
+    /// The request body (empty when there is none).
+    var body: [UInt8]
+    /// The request id (from `X-Request-Id` when the client sent a sane one, else generated).
+    var id: String
+
+    init(
+        method: String, path: String, rawQuery: String? = nil, headers: [String: String] = [:], body: [UInt8] = [],
+        id: String = "test"
+    ) {
+        self.method = method
+        self.path = path
+        self.rawQuery = rawQuery
+        self.headers = headers
+        self.body = body
+        self.id = id
+    }
+
+    /// Splits a raw request target (`/a/b?x=1`) into path and query.
+    init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = [], id: String = "test") {
+        if let mark = target.firstIndex(of: "?") {
+            self.init(
+                method: method, path: String(target[..<mark]), rawQuery: String(target[target.index(after: mark)...]),
+                headers: headers, body: body, id: id)
+        } else {
+            self.init(method: method, path: target, rawQuery: nil, headers: headers, body: body, id: id)
+        }
+    }
+
+    /// The names of the headers copied from each request; everything else is not read.
+    static let headerNames = [
+        "content-type", "content-length", "authorization", "if-match", "if-none-match", "x-request-id", "accept",
+    ]
+}

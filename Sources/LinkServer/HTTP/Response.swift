@@ -1,0 +1,47 @@
+import LinkCore
+
+/// An HTTP response ready to be handed to libmicrohttpd.
+struct Response: Sendable {
+    var status: Int
+    var headers: [(String, String)]
+    var body: [UInt8]
+
+    init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    static let jsonContentType = "application/json; charset=utf-8"
+
+    /// A JSON response with the service's content type.
+    static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = []) -> Response {
+        var body: [UInt8] = []
+        body.reserveCapacity(256)
+        value.encode(into: &body)
+        body.append(UInt8(ascii: "\n"))
+        return Response(status: status, headers: [("Content-Type", jsonContentType)] + headers, body: body)
+    }
+
+    /// `204 No Content`.
+    static let noContent = Response(status: 204)
+
+    /// The value of the first header named `name` (case-insensitive).
+    func header(_ name: String) -> String? {
+        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+    }
+}
+
+/// What an endpoint answers: a response now, or later from another thread (long-polls).
+enum Reply: Sendable {
+    case now(Response)
+    /// The connection is suspended; `start` is called once with a ``PendingReply`` that must be completed exactly
+    /// once, from any thread.
+    case later(@Sendable (PendingReply) -> Void)
+}
+
+/// The handle of a suspended request; completing it resumes the connection with the response.
+protocol PendingReply: AnyObject, Sendable {
+    /// Answers the request. Only the first call has an effect; returns whether it was the first.
+    @discardableResult func complete(_ response: Response) -> Bool
+}

@@ -1,0 +1,70 @@
+import LinkCore
+import Logging
+import Synchronization
+
+/// The request dispatcher libmicrohttpd calls: finds the endpoint, checks tokens and content type, runs it, and
+/// turns every error into the envelope of API.md §1. Never blocks.
+final class Service: RequestHandler {
+    private let table: EndpointTable
+    private let auth: TokenCheck
+    private let logger: Logger
+    private let accessLogLevel: Logger.Level?
+    private let observers: Mutex<[@Sendable (RequestSummary) -> Void]> = Mutex([])
+
+    init(endpoints: [Endpoint], auth: TokenCheck, logger: Logger, accessLogLevel: Logger.Level?) {
+        self.table = EndpointTable(endpoints)
+        self.auth = auth
+        self.logger = logger
+        self.accessLogLevel = accessLogLevel
+    }
+
+    /// Adds a callback run after every request (metrics).
+    func observe(_ observer: @escaping @Sendable (RequestSummary) -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    func handle(_ request: Request) -> (endpoint: String, reply: Reply) {
+        switch table.match(method: request.method, path: request.path) {
+        case .notFound:
+            return ("unmatched", .now(HTTPError.response(for: .notFound(path: request.path))))
+        case .methodNotAllowed(let template, let allowed):
+            let error = LinkError.methodNotAllowed(request.method, allowed: allowed)
+            return (template, .now(HTTPError.response(for: error, headers: [("Allow", allowed.joined(separator: ", "))])))
+        case .endpoint(let endpoint, let parameters):
+            return (endpoint.template, run(endpoint, request, parameters))
+        }
+    }
+
+    private func run(_ endpoint: Endpoint, _ request: Request, _ parameters: [String: String]) -> Reply {
+        do {
+            try auth.authorize(request, access: endpoint.access)
+            if !request.body.isEmpty, !request.hasJSONContentType {
+                throw LinkError.unsupportedMediaType(request.headers["content-type"] ?? "")
+            }
+            return try endpoint.handler(request, parameters)
+        } catch let error as LinkError {
+            var headers: [(String, String)] = []
+            if error.code == .unauthorized { headers.append(("WWW-Authenticate", "Bearer")) }
+            return .now(HTTPError.response(for: error, headers: headers))
+        } catch {
+            logger.error(
+                "request failed",
+                metadata: ["request.id": "\(request.id)", "endpoint": "\(endpoint.template)", "error": "\(error)"])
+            return .now(HTTPError.response(for: HTTPError.internalError))
+        }
+    }
+
+    func completed(_ summary: RequestSummary) {
+        if let level = accessLogLevel {
+            logger.log(
+                level: level, "request",
+                metadata: [
+                    "request.id": "\(summary.requestID)", "http.method": "\(summary.method)",
+                    "http.endpoint": "\(summary.endpoint)", "http.status": "\(summary.status)",
+                    "duration.us": "\(summary.duration.components.attoseconds / 1_000_000_000_000 + summary.duration.components.seconds * 1_000_000)",
+                    "answered": "\(summary.answered)",
+                ])
+        }
+        for observer in observers.withLock({ $0 }) { observer(summary) }
+    }
+}

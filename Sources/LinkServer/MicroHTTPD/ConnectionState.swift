@@ -1,0 +1,65 @@
+import CMicroHTTPD
+import Synchronization
+
+/// Per-request state, created by the URI-log callback and released by the request-completed callback.
+///
+/// `@unchecked Sendable`: the mutable request fields (`method`, `body`, `phase`…) are only touched by the one MHD
+/// worker thread that owns the connection (libmicrohttpd never serves a connection from two threads at once);
+/// the only state reached from other threads — the deferred response — sits behind `pending`'s `Mutex`.
+final class ConnectionState: @unchecked Sendable {
+    enum Phase {
+        /// Headers seen, body not yet complete.
+        case receiving
+        /// Dispatched, connection suspended, waiting for ``PendingReply/complete(_:)``.
+        case suspended
+        /// A response was queued.
+        case answered
+    }
+
+    let rawTarget: String
+    let startedAt: ContinuousClock.Instant
+    var phase: Phase = .receiving
+    var body: [UInt8] = []
+    var request: Request?
+    var endpoint: String = "-"
+    var status: Int = 0
+    /// Set once the connection was suspended; read again on the resumed access-handler call.
+    let pending = Mutex<Response?>(nil)
+
+    init(rawTarget: String) {
+        self.rawTarget = rawTarget
+        self.startedAt = .now
+    }
+}
+
+/// Completes a suspended request from any thread: stores the response, then resumes the MHD connection.
+///
+/// `@unchecked Sendable`: `connection` is an opaque libmicrohttpd handle that stays valid while the connection is
+/// suspended (MHD cannot close a suspended connection); `MHD_resume_connection` is documented thread-safe. The
+/// `completed` flag under the state's mutex guarantees a single resume.
+final class SuspendedReply: PendingReply, @unchecked Sendable {
+    private let connection: OpaquePointer
+    private let state: ConnectionState
+    private let completed = Mutex(false)
+    private let onResume: @Sendable () -> Void
+
+    init(connection: OpaquePointer, state: ConnectionState, onResume: @escaping @Sendable () -> Void) {
+        self.connection = connection
+        self.state = state
+        self.onResume = onResume
+    }
+
+    @discardableResult
+    func complete(_ response: Response) -> Bool {
+        let first = completed.withLock { done in
+            if done { return false }
+            done = true
+            return true
+        }
+        guard first else { return false }
+        state.pending.withLock { $0 = response }
+        onResume()
+        MHD_resume_connection(connection)
+        return true
+    }
+}

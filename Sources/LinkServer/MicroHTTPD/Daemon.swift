@@ -1,0 +1,203 @@
+import CMicroHTTPD
+import LinkCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The libmicrohttpd daemon: an internal pool of epoll threads with suspend/resume, feeding complete requests to a
+/// ``RequestHandler``. The only type besides the trampolines that touches MHD pointers.
+///
+/// `@unchecked Sendable`: `mhd` is written once by `start()` before any callback can run and cleared by `stop()`
+/// after MHD's threads have been joined; everything else is immutable or atomic.
+final class Daemon: @unchecked Sendable {
+    let settings: DaemonSettings
+    private let handler: any RequestHandler
+    private var mhd: OpaquePointer?
+    private let requestsInFlight = Atomic<Int>(0)
+    private let suspendedCount = Atomic<Int>(0)
+    private let requestCounter = Atomic<UInt64>(0)
+    private let idPrefix = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 36)
+
+    /// The bound port, valid after ``start()`` (the chosen one when the settings asked for port 0).
+    private(set) var port: UInt16 = 0
+
+    init(settings: DaemonSettings, handler: any RequestHandler) {
+        self.settings = settings
+        self.handler = handler
+    }
+
+    /// Connections currently suspended in a long-poll.
+    var suspendedConnections: Int { suspendedCount.load(ordering: .relaxed) }
+
+    /// Starts listening. Throws ``DaemonError`` when the address is invalid or cannot be bound.
+    func start() throws {
+        precondition(mhd == nil, "daemon already started")
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        let address = try BindAddress(host: settings.host, port: settings.port)
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        errno = 0
+        let started: OpaquePointer? = address.withSockaddr { sockaddr in
+            var options = cmhd_daemon_settings(
+                flags: flags,
+                port: settings.port,
+                bind_address: sockaddr,
+                thread_pool_size: UInt32(max(1, settings.threads)),
+                connection_limit: UInt32(settings.connectionLimit),
+                connection_timeout_seconds: UInt32(settings.connectionTimeout),
+                connection_memory_limit: settings.connectionMemoryLimit,
+                listen_backlog: UInt32(settings.listenBacklog))
+            return cmhd_start_daemon(
+                &options, Trampolines.accessHandler, me, Trampolines.requestCompleted, me, Trampolines.uriLog, me)
+        }
+        guard let started else {
+            throw DaemonError.startFailed(host: settings.host, port: settings.port, errno: errno)
+        }
+        mhd = started
+        port = cmhd_bound_port(started)
+    }
+
+    /// Stops accepting, waits up to `grace` for requests in flight, then stops the threads and closes everything.
+    /// The application must have completed every suspended reply before calling this.
+    func stop(grace: Duration = .seconds(5)) {
+        guard let mhd else { return }
+        let listener = MHD_quiesce_daemon(mhd)
+        if listener >= 0 { close(listener) }
+        let deadline = ContinuousClock.now + grace
+        while requestsInFlight.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+        MHD_stop_daemon(mhd)
+        self.mhd = nil
+    }
+
+    // MARK: - Callbacks (MHD worker threads)
+
+    func requestStarted() {
+        requestsInFlight.add(1, ordering: .relaxed)
+    }
+
+    func requestCompleted(_ state: ConnectionState, termination: MHD_RequestTerminationCode) {
+        requestsInFlight.subtract(1, ordering: .relaxed)
+        guard let request = state.request else { return }
+        handler.completed(
+            RequestSummary(
+                method: request.method, target: state.rawTarget, endpoint: state.endpoint, status: state.status,
+                duration: ContinuousClock.now - state.startedAt, requestID: request.id,
+                answered: termination == .REQUEST_TERMINATED_COMPLETED_OK))
+    }
+
+    func handleAccess(
+        connection: OpaquePointer, method: UnsafePointer<CChar>, uploadData: UnsafePointer<CChar>?,
+        uploadDataSize: UnsafeMutablePointer<Int>, requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let raw = requestState.pointee else { return .NO }
+        let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
+        switch state.phase {
+        case .receiving:
+            guard var request = state.request else {
+                return begin(state, connection: connection, method: method)
+            }
+            let size = uploadDataSize.pointee
+            if size > 0 {
+                uploadDataSize.pointee = 0
+                if state.body.count + size > settings.maxBodyBytes {
+                    return queue(tooLarge(), on: connection, state: state)
+                }
+                if let uploadData {
+                    uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
+                        state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
+                    }
+                }
+                return .YES
+            }
+            request.body = state.body
+            state.body = []
+            state.request = request
+            let (endpoint, reply) = handler.handle(request)
+            state.endpoint = endpoint
+            switch reply {
+            case .now(let response):
+                return queue(response, on: connection, state: state)
+            case .later(let start):
+                state.phase = .suspended
+                suspendedCount.add(1, ordering: .relaxed)
+                MHD_suspend_connection(connection)
+                start(
+                    SuspendedReply(connection: connection, state: state) { [self] in
+                        suspendedCount.subtract(1, ordering: .relaxed)
+                    })
+                return .YES
+            }
+        case .suspended:
+            let response = state.pending.withLock { $0.take() }
+            return queue(
+                response ?? HTTPError.response(for: HTTPError.internalError), on: connection, state: state)
+        case .answered:
+            uploadDataSize.pointee = 0
+            return .YES
+        }
+    }
+
+    /// The first call for a request: headers are complete, no body yet. Early answers (413, 414) are queued now
+    /// (MHD then closes the connection instead of reading the rest); everything else waits for the next call,
+    /// because queueing on the first call makes MHD answer `Connection: close`.
+    private func begin(_ state: ConnectionState, connection: OpaquePointer, method: UnsafePointer<CChar>)
+        -> MHD_Result
+    {
+        var headers: [String: String] = [:]
+        for name in Request.headerNames {
+            if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) {
+                headers[name] = String(cString: value)
+            }
+        }
+        let id = requestID(from: headers["x-request-id"])
+        state.request = Request(method: String(cString: method), target: state.rawTarget, headers: headers, id: id)
+        if state.rawTarget.utf8.count > settings.maxURIBytes {
+            let error = LinkError.uriTooLong(limit: settings.maxURIBytes)
+            return queue(HTTPError.response(for: error), on: connection, state: state)
+        }
+        if let length = headers["content-length"].flatMap({ Int($0.trimmingSpaces) }), length > settings.maxBodyBytes
+        {
+            return queue(tooLarge(), on: connection, state: state)
+        }
+        return .YES
+    }
+
+    private func tooLarge() -> Response {
+        HTTPError.response(
+            for: LinkError.payloadTooLarge(limit: settings.maxBodyBytes), headers: [("Connection", "close")])
+    }
+
+    private func requestID(from header: String?) -> String {
+        if let header, !header.isEmpty, header.utf8.count <= 64,
+            header.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        {
+            return header
+        }
+        let n = requestCounter.add(1, ordering: .relaxed).newValue
+        return idPrefix + "-" + String(n, radix: 36)
+    }
+
+    private func queue(_ response: Response, on connection: OpaquePointer, state: ConnectionState) -> MHD_Result {
+        state.phase = .answered
+        state.status = response.status
+        let body = response.body
+        let mhdResponse = body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse else { return .NO }
+        defer { MHD_destroy_response(mhdResponse) }
+        for (name, value) in response.headers {
+            MHD_add_response_header(mhdResponse, name, value)
+        }
+        if let id = state.request?.id {
+            MHD_add_response_header(mhdResponse, "X-Request-Id", id)
+        }
+        return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+    }
+}

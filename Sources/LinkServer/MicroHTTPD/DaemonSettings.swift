@@ -1,0 +1,18 @@
+/// How the libmicrohttpd daemon is started.
+struct DaemonSettings: Sendable, Equatable {
+    var host: String = "0.0.0.0"
+    /// 0 picks any free port; ``Daemon/port`` reports the bound one.
+    var port: UInt16 = 8080
+    /// Worker threads, each with its own epoll loop.
+    var threads: Int = 2
+    var connectionLimit: Int = 10_000
+    /// Seconds a connection may stay idle (suspended long-polls are exempt: they are not idle in MHD's sense).
+    var connectionTimeout: Int = 30
+    /// Bytes of per-connection memory pool; bounds the request line and headers a connection may carry.
+    var connectionMemoryLimit: Int = 32 * 1024
+    /// Request bodies above this are answered 413 without being read.
+    var maxBodyBytes: Int = 1 << 20
+    /// Request targets above this are answered 414.
+    var maxURIBytes: Int = 8 * 1024
+    var listenBacklog: Int = 1024
+}

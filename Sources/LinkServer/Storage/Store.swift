@@ -1,0 +1,19 @@
+import LinkCore
+
+/// Durable state of the service. Every method that writes returns only after the write is committed, so an
+/// acknowledged change survives a crash. Start-up rebuilds the in-memory state from the `load…` methods.
+///
+/// The embedded SQLite store is the default; the protocol is the seam for a shared server database.
+protocol Store: Sendable {
+    /// API-registered route trees, in registration order, as their JSON definitions.
+    func loadRouteTrees() throws -> [JSONValue]
+    /// Replaces every API-registered route tree at once.
+    func replaceRouteTrees(_ trees: [JSONValue]) throws
+
+    /// A small durable key/value map for counters and markers.
+    func meta(_ key: String) throws -> String?
+    func setMeta(_ key: String, _ value: String) throws
+
+    /// Closes the store; later calls fail.
+    func close() throws
+}
