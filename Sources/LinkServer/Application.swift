@@ -34,7 +34,9 @@ final class Application: Sendable {
         ResourceLimits.raiseOpenFiles(toAtLeast: config.server.connectionLimit + 256, logger: logger)
         try daemon.start()
         readinessFlag.value = true
-        logger.info("listening on http://\(config.server.host.contains(":") ? "[\(config.server.host)]" : config.server.host):\(daemon.port)")
+        logger.info(
+            "listening on http://\(config.server.host.contains(":") ? "[\(config.server.host)]" : config.server.host):\(daemon.port)"
+        )
     }
 
     var port: UInt16 { daemon.port }

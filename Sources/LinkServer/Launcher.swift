@@ -68,6 +68,6 @@ enum Launcher {
             sources.append(source)
         }
         received.wait()
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
     }
 }

@@ -14,8 +14,8 @@ import Testing
         ("\"a\\u00e9\\n\"", .string("aé\n")),
         ("\"\\ud83d\\ude00\"", .string("😀")),
         ("\"清华\"", .string("清华")),
-        ("[1, [2, {}]]", [1, [2, [:]]]),
-        (" {\"b\": 1, \"a\": 2} ", ["b": 1, "a": 2]),
+        ("[1, [2, {}]]", [1, [2, .object([:])]] as JSONValue),
+        (" {\"b\": 1, \"a\": 2} ", ["b": 1, "a": 2] as JSONValue),
         ("9223372036854775808", .double(9_223_372_036_854_775_808)),
     ])
     func parsesValidJSON(text: String, expected: JSONValue) throws {
@@ -68,7 +68,7 @@ import Testing
         (.double(0.5), "0.5"),
         (.double(.nan), "null"),
         (.string("a\"b\\c\n\u{01}é"), #""a\"b\\c\n\u0001é""#),
-        (["b": 1, "a": [true, nil]], #"{"b":1,"a":[true,null]}"#),
+        (["b": 1, "a": [true, nil]] as JSONValue, #"{"b":1,"a":[true,null]}"#),
     ])
     func encodesCompactJSON(value: JSONValue, expected: String) {
         #expect(value.encodedString() == expected)

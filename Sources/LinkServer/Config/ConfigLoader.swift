@@ -57,7 +57,9 @@ enum ConfigLoader {
         try reader.level("logging.level", allowOff: false) { config.logLevel = $0 ?? .info }
         try reader.level("logging.accessLog", allowOff: true) { config.accessLogLevel = $0 }
         if BindAddressCheck.isNumeric(config.server.host) == false {
-            throw ConfigError("invalid server.host '\(config.server.host)': must be an IPv4 or IPv6 address")
+            let origin = source.values["server.host"]?.origin ?? "defaults"
+            throw ConfigError(
+                "invalid server.host '\(config.server.host)' (from \(origin)): must be an IPv4 or IPv6 address")
         }
         // The request line and headers live in the connection's memory pool: it must hold the longest target.
         let needed = config.server.maxURIBytes + 4096

@@ -30,7 +30,9 @@ struct ConfigSource {
         } catch {
             throw ConfigError("config file \(path) is not valid JSON: \(error)")
         }
-        guard case .object(let sections) = root else { throw ConfigError("config file \(path) must hold a JSON object") }
+        guard case .object(let sections) = root else {
+            throw ConfigError("config file \(path) must hold a JSON object")
+        }
         var source = ConfigSource()
         for (section, body) in sections {
             guard case .object(let members) = body else {

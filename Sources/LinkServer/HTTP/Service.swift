@@ -29,7 +29,9 @@ final class Service: RequestHandler {
             return ("unmatched", .now(HTTPError.response(for: .notFound(path: request.path))))
         case .methodNotAllowed(let template, let allowed):
             let error = LinkError.methodNotAllowed(request.method, allowed: allowed)
-            return (template, .now(HTTPError.response(for: error, headers: [("Allow", allowed.joined(separator: ", "))])))
+            return (
+                template, .now(HTTPError.response(for: error, headers: [("Allow", allowed.joined(separator: ", "))]))
+            )
         case .endpoint(let endpoint, let parameters):
             return (endpoint.template, run(endpoint, request, parameters))
         }
@@ -61,7 +63,8 @@ final class Service: RequestHandler {
                 metadata: [
                     "request.id": "\(summary.requestID)", "http.method": "\(summary.method)",
                     "http.endpoint": "\(summary.endpoint)", "http.status": "\(summary.status)",
-                    "duration.us": "\(summary.duration.components.attoseconds / 1_000_000_000_000 + summary.duration.components.seconds * 1_000_000)",
+                    "duration.us":
+                        "\(summary.duration.components.attoseconds / 1_000_000_000_000 + summary.duration.components.seconds * 1_000_000)",
                     "answered": "\(summary.answered)",
                 ])
         }

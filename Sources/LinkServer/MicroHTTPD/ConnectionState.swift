@@ -20,6 +20,8 @@ final class ConnectionState: @unchecked Sendable {
     let startedAt: ContinuousClock.Instant
     var phase: Phase = .receiving
     var body: [UInt8] = []
+    /// Body bytes thrown away after the body outgrew the limit.
+    var discardedBytes = 0
     var request: Request?
     var endpoint: String = "-"
     var status: Int = 0

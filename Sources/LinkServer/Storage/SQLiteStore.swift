@@ -15,10 +15,9 @@ final class SQLiteStore: Store {
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         database = try DatabaseQueue(path: path, configuration: configuration)
+        // Set after opening: GRDB's WAL set-up lowers it to NORMAL, which can lose the last commits on power loss.
+        try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try SQLiteStore.migrator.migrate(database)
     }
 
@@ -71,7 +70,8 @@ final class SQLiteStore: Store {
     func setMeta(_ key: String, _ value: String) throws {
         try database.write { db in
             try db.execute(
-                sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                sql:
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 arguments: [key, value])
         }
     }

@@ -1,0 +1,114 @@
+import LinkCore
+import Testing
+
+@testable import LinkServer
+
+/// The real daemon on port 0, spoken to over TCP.
+@Suite struct FoundationEndToEndTests {
+    @Test func healthAndReadiness() throws {
+        try withServer { server in
+            let client = server.client()
+            let health = try client.get("/healthz")
+            #expect(health.status == 200)
+            #expect(health.json == ["status": "ok"])
+            #expect(health.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(try client.get("/readyz").status == 200)
+        }
+    }
+
+    @Test func unknownEndpointIsNotFound() throws {
+        try withServer { server in
+            let reply = try server.client().get("/v1/nothing/here")
+            #expect(reply.status == 404)
+            #expect(reply.errorCode == "not_found")
+            #expect(reply.json?["error"]?["message"]?.stringValue?.isEmpty == false)
+        }
+    }
+
+    @Test func wrongMethodIsMethodNotAllowedWithAllow() throws {
+        try withServer { server in
+            let reply = try server.client().request("DELETE", "/healthz")
+            #expect(reply.status == 405)
+            #expect(reply.errorCode == "method_not_allowed")
+            #expect(reply.header("Allow") == "GET, HEAD")
+        }
+    }
+
+    @Test func headIsServedLikeGetWithoutBody() throws {
+        try withServer { server in
+            let reply = try server.client().request("HEAD", "/healthz")
+            #expect(reply.status == 200)
+            #expect(reply.body.isEmpty)
+        }
+    }
+
+    @Test func connectionsAreKeptAlive() throws {
+        try withServer { server in
+            let client = server.client()
+            for _ in 0..<5 {
+                let reply = try client.get("/healthz")
+                #expect(reply.status == 200)
+                #expect(reply.header("Connection")?.lowercased() != "close")
+            }
+        }
+    }
+
+    @Test func requestIDIsEchoedOrGenerated() throws {
+        try withServer { server in
+            let client = server.client()
+            #expect(
+                try client.get("/healthz", headers: ["X-Request-Id": "abc-123"]).header("X-Request-Id") == "abc-123")
+            let generated = try client.get("/healthz").header("X-Request-Id")
+            #expect(generated?.isEmpty == false)
+            #expect(generated != "abc-123")
+        }
+    }
+
+    @Test func targetsOverTheLimitAreURITooLong() throws {
+        try withServer { server in
+            let client = server.client()
+            let atLimit = "/" + String(repeating: "a", count: 8 * 1024 - 1)
+            #expect(try client.get(atLimit).errorCode == "not_found")
+            let reply = try server.client().get(atLimit + "a")
+            #expect(reply.status == 414)
+            #expect(reply.errorCode == "uri_too_long")
+        }
+    }
+
+    @Test func declaredBodiesOverTheLimitAreRejectedUnread() throws {
+        try withServer({ $0.server.maxBodyBytes = 1000 }) { server in
+            let client = server.client()
+            try client.sendRaw(
+                Array(
+                    "POST /v1/routes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n"
+                        .utf8))
+            let reply = try client.readResponse()
+            #expect(reply.status == 413)
+            #expect(reply.errorCode == "payload_too_large")
+            #expect(reply.errorDetails?["limit"] == 1000)
+        }
+    }
+
+    @Test func chunkedBodiesOverTheLimitAreRejected() throws {
+        try withServer({ $0.server.maxBodyBytes = 1000 }) { server in
+            let client = server.client()
+            let chunk = String(repeating: "x", count: 800)
+            let hex = String(chunk.utf8.count, radix: 16)
+            try client.sendRaw(
+                Array(
+                    ("POST /v1/routes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + "\(hex)\r\n\(chunk)\r\n\(hex)\r\n\(chunk)\r\n0\r\n\r\n").utf8))
+            let reply = try client.readResponse()
+            #expect(reply.status == 413)
+            #expect(reply.errorCode == "payload_too_large")
+        }
+    }
+
+    @Test func serverStopsCleanlyWhileClientsAreConnected() throws {
+        let server = try TestServer()
+        let client = server.client()
+        #expect(try client.get("/healthz").status == 200)
+        server.stop()
+        #expect(throws: (any Error).self) { try HTTPClient(port: server.port).get("/healthz") }
+    }
+}

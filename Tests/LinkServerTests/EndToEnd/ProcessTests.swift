@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The executable itself: flags, exit codes, signals.
+@Suite(.serialized) struct ProcessTests {
+    @Test func servesOnPortZeroAndStopsCleanlyOnSIGTERM() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        let server = try ServerProcess(arguments: [
+            "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json",
+        ])
+        let port = try server.waitUntilListening()
+        #expect(try HTTPClient(port: port).get("/healthz").status == 200)
+        server.signal(SIGTERM)
+        #expect(try server.waitForExit() == 0)
+        #expect(server.log.contains("stopped"))
+        #expect(FileManager.default.fileExists(atPath: dataDir + "/linkserver.sqlite"))
+    }
+
+    @Test func stopsOnSIGINTToo() throws {
+        let server = try ServerProcess(arguments: [
+            "--host", "127.0.0.1", "--port", "0", "--data-dir", TestServer.temporaryDirectory(),
+        ])
+        try server.waitUntilListening()
+        server.signal(SIGINT)
+        #expect(try server.waitForExit() == 0)
+    }
+
+    @Test(arguments: [
+        ["--port", "eighty"], ["--port", "65536"], ["--host", "nowhere"], ["--threads", "0"], ["--bogus"],
+        ["--config", "/nonexistent/linkserver.json"],
+    ])
+    func invalidSettingsExitWithCode2AndOneMessage(arguments: [String]) throws {
+        let server = try ServerProcess(arguments: arguments + ["--data-dir", TestServer.temporaryDirectory()])
+        #expect(try server.waitForExit() == 2)
+        #expect(!server.log.isEmpty)
+        #expect(!server.log.contains("listening"))
+    }
+
+    @Test func invalidEnvironmentExitsWithCode2() throws {
+        let server = try ServerProcess(arguments: [], environment: ["LINK_PORT": "x"])
+        #expect(try server.waitForExit() == 2)
+        #expect(server.log.contains("LINK_PORT"))
+    }
+
+    @Test func helpExitsZero() throws {
+        let server = try ServerProcess(arguments: ["--help"])
+        #expect(try server.waitForExit() == 0)
+        #expect(server.log.contains("--data-dir"))
+    }
+}

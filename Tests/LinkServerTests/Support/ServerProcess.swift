@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The built `LinkServer` executable run as a child process (for exit codes, signals and `kill -9`).
+final class ServerProcess {
+    /// The binary: `$LINKSERVER_BINARY`, else the debug build of this checkout (`scripts/test` builds it first).
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["LINKSERVER_BINARY"] { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/LinkServer").path
+    }
+
+    let process = Process()
+    private let errorPipe = Pipe()
+    private let output = OutputBuffer()
+    private(set) var port: UInt16 = 0
+
+    init(arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for key in env.keys where key.hasPrefix("LINK_") { env[key] = nil }
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        process.standardError = errorPipe
+        process.standardOutput = errorPipe
+        let output = self.output
+        errorPipe.fileHandleForReading.readabilityHandler = { handle in
+            output.append(handle.availableData)
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        errorPipe.fileHandleForReading.readabilityHandler = nil
+    }
+
+    /// Everything the process printed so far.
+    var log: String { output.text }
+
+    /// Waits for the `listening on http://HOST:PORT` line and returns the port.
+    @discardableResult
+    func waitUntilListening(timeout: Duration = .seconds(30)) throws -> UInt16 {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let range = log.range(of: #"listening on http://[^ ]+:(\d+)"#, options: .regularExpression) {
+                let line = log[range]
+                port = UInt16(line[line.index(after: line.lastIndex(of: ":")!)...])!
+                return port
+            }
+            if !process.isRunning { break }
+            usleep(20_000)
+        }
+        throw HTTPClient.Failure(description: "server did not start: \(log)")
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for exit and returns the status.
+    func waitForExit(timeout: Duration = .seconds(30)) throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                throw HTTPClient.Failure(description: "server did not exit: \(log)")
+            }
+            usleep(10_000)
+        }
+        return process.terminationStatus
+    }
+}
+
+/// Collects a child's output from the pipe's reader thread.
+private final class OutputBuffer: @unchecked Sendable {
+    // @unchecked Sendable: `data` is only touched under `lock`.
+    private let lock = NSLock()
+    private var data = Data()
+
+    func append(_ chunk: Data) {
+        lock.lock()
+        data.append(chunk)
+        lock.unlock()
+    }
+
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
