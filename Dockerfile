@@ -19,7 +19,8 @@ FROM debian:bookworm-slim
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 curl ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
-    && useradd --system --uid 10001 --home-dir /var/lib/linkserver --create-home linkserver \
+    && groupadd --system --gid 10001 linkserver \
+    && useradd --system --uid 10001 --gid 10001 --home-dir /var/lib/linkserver --create-home linkserver \
     && mkdir -p /var/lib/linkserver/data \
     && chown -R linkserver:linkserver /var/lib/linkserver
 WORKDIR /app
