@@ -11,6 +11,7 @@ final class Application: Sendable {
     let store: SQLiteStore
     let service: Service
     let daemon: Daemon
+    let metrics = ServiceMetrics()
 
     /// Opens the store and loads state; does not listen yet.
     init(config: Config, logger: Logger) throws {
@@ -19,11 +20,12 @@ final class Application: Sendable {
         store = try SQLiteStore(directory: config.dataDir)
         let readiness = ReadinessFlag()
         var endpoints: [Endpoint] = []
-        endpoints += OperationsEndpoints(isReady: { readiness.value }).endpoints
+        endpoints += OperationsEndpoints(isReady: { readiness.value }, metrics: metrics).endpoints
         service = Service(
             endpoints: endpoints, auth: TokenCheck(adminToken: config.adminToken, readToken: config.readToken),
             logger: logger, accessLogLevel: config.accessLogLevel)
         daemon = Daemon(settings: config.server, handler: service)
+        service.observe { [metrics] in metrics.record($0) }
         readinessFlag = readiness
     }
 

@@ -1,0 +1,77 @@
+import Metrics
+import Prometheus
+import Synchronization
+
+/// The service's metrics (swift-metrics API, Prometheus text exposition), owned by one ``Application``.
+///
+/// Requests are labelled by endpoint template, never by raw path, so the label set stays bounded.
+final class ServiceMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    private let requestCounters = Mutex<[String: Metrics.Counter]>([:])
+    private let requestTimers = Mutex<[String: Metrics.Timer]>([:])
+    private let outcomeCounters = Mutex<[String: Metrics.Counter]>([:])
+    private let gauges = Mutex<[(Metrics.Gauge, @Sendable () -> Int)]>([])
+
+    init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+            .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(250),
+            .seconds(1), .seconds(5), .seconds(30), .seconds(60),
+        ]
+        self.factory = factory
+    }
+
+    /// Counts a finished request and records its latency.
+    func record(_ summary: RequestSummary) {
+        let status = String(summary.status)
+        let counterKey = summary.endpoint + " " + summary.method + " " + status
+        let counter = requestCounters.withLock { counters in
+            if let counter = counters[counterKey] { return counter }
+            let counter = Metrics.Counter(
+                label: "linkserver_http_requests_total",
+                dimensions: [("endpoint", summary.endpoint), ("method", summary.method), ("status", status)],
+                factory: factory)
+            counters[counterKey] = counter
+            return counter
+        }
+        counter.increment()
+        let timerKey = summary.endpoint + " " + summary.method
+        let timer = requestTimers.withLock { timers in
+            if let timer = timers[timerKey] { return timer }
+            let timer = Metrics.Timer(
+                label: "linkserver_http_request_duration_seconds",
+                dimensions: [("endpoint", summary.endpoint), ("method", summary.method)], factory: factory)
+            timers[timerKey] = timer
+            return timer
+        }
+        timer.recordNanoseconds(
+            summary.duration.components.seconds * 1_000_000_000 + summary.duration.components.attoseconds
+                / 1_000_000_000)
+    }
+
+    /// Counts one resolution outcome (`resolved`, `redirected`, `intercepted`, `redirect_loop`, …).
+    func recordOutcome(_ outcome: String) {
+        let counter = outcomeCounters.withLock { counters in
+            if let counter = counters[outcome] { return counter }
+            let counter = Metrics.Counter(
+                label: "linkserver_resolve_outcomes_total", dimensions: [("outcome", outcome)], factory: factory)
+            counters[outcome] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    /// A gauge whose value is read from `value` at every scrape.
+    func gauge(_ name: String, _ value: @escaping @Sendable () -> Int) {
+        let gauge = Metrics.Gauge(label: name, factory: factory)
+        gauges.withLock { $0.append((gauge, value)) }
+    }
+
+    /// The Prometheus text exposition of every metric.
+    func render() -> [UInt8] {
+        for (gauge, value) in gauges.withLock({ $0 }) { gauge.record(value()) }
+        return registry.emitToBuffer()
+    }
+}
