@@ -36,7 +36,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            resources: [.copy("Resources/openapi.json")]
         ),
         .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore"]),
         .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "LinkCore"]),

@@ -20,7 +20,7 @@ final class Application: Sendable {
         store = try SQLiteStore(directory: config.dataDir)
         let readiness = ReadinessFlag()
         var endpoints: [Endpoint] = []
-        endpoints += OperationsEndpoints(isReady: { readiness.value }, metrics: metrics).endpoints
+        endpoints += OperationsEndpoints(stage: { readiness.value }, metrics: metrics).endpoints
         service = Service(
             endpoints: endpoints, auth: TokenCheck(adminToken: config.adminToken, readToken: config.readToken),
             logger: logger, accessLogLevel: config.accessLogLevel)
@@ -35,7 +35,7 @@ final class Application: Sendable {
     func start() throws {
         ResourceLimits.raiseOpenFiles(toAtLeast: config.server.connectionLimit + 256, logger: logger)
         try daemon.start()
-        readinessFlag.value = true
+        readinessFlag.value = .ready
         logger.info(
             "listening on http://\(config.server.host.contains(":") ? "[\(config.server.host)]" : config.server.host):\(daemon.port)"
         )
@@ -45,7 +45,7 @@ final class Application: Sendable {
 
     /// Stops accepting, finishes requests in flight, stops the daemon and closes the store.
     func shutdown() {
-        readinessFlag.value = false
+        readinessFlag.value = .stopping
         logger.info("shutting down")
         daemon.stop()
         do {
@@ -57,11 +57,16 @@ final class Application: Sendable {
     }
 }
 
-/// A thread-safe boolean read by `/readyz`.
+/// The lifecycle stage read by `/readyz`.
 final class ReadinessFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var value: Bool {
-        get { flag.load(ordering: .acquiring) }
-        set { flag.store(newValue, ordering: .releasing) }
+    enum Stage: UInt8 {
+        case starting, ready, stopping
+    }
+
+    private let stage = Atomic<UInt8>(Stage.starting.rawValue)
+
+    var value: Stage {
+        get { Stage(rawValue: stage.load(ordering: .acquiring)) ?? .starting }
+        set { stage.store(newValue.rawValue, ordering: .releasing) }
     }
 }

@@ -1,18 +1,24 @@
+import Foundation
 import LinkCore
 
 /// `/healthz`, `/readyz`, `/metrics` (API.md §6).
 struct OperationsEndpoints {
-    /// Whether the service is ready (store open, routes loaded, not shutting down).
-    let isReady: @Sendable () -> Bool
+    /// Where the service is in its life: ready once the store is open and routes are loaded.
+    let stage: @Sendable () -> ReadinessFlag.Stage
     let metrics: ServiceMetrics
 
     var endpoints: [Endpoint] {
         [
             Endpoint("GET", "/healthz", .open) { _, _ in .now(.json(["status": "ok"])) },
-            Endpoint("GET", "/readyz", .open) { [isReady] _, _ in
-                isReady()
-                    ? .now(.json(["status": "ready"]))
-                    : .now(.json(["status": "unavailable"], status: 503, headers: [("Retry-After", "1")]))
+            Endpoint("GET", "/readyz", .open) { [stage] _, _ in
+                switch stage() {
+                case .ready: .now(.json(["status": "ready"]))
+                case .starting: .now(.json(["status": "starting"], status: 503, headers: [("Retry-After", "1")]))
+                case .stopping: .now(.json(["status": "stopping"], status: 503, headers: [("Retry-After", "1")]))
+                }
+            },
+            Endpoint("GET", "/openapi.json", .open) { _, _ in
+                .now(Response(status: 200, headers: [("Content-Type", Response.jsonContentType)], body: OpenAPIDocument.bytes))
             },
             Endpoint("GET", "/metrics", .open) { [metrics] _, _ in
                 .now(
@@ -22,4 +28,14 @@ struct OperationsEndpoints {
             },
         ]
     }
+}
+
+/// The OpenAPI 3.1 description served at `/openapi.json`: `Resources/openapi.json`, read once.
+enum OpenAPIDocument {
+    static let bytes: [UInt8] = {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
+            let data = try? Data(contentsOf: url)
+        else { return Array(#"{"openapi": "3.1.0", "info": {"title": "LinkServer", "version": "unavailable"}, "paths": {}}"#.utf8) }
+        return Array(data)
+    }()
 }

@@ -1,11 +1,20 @@
+import Foundation
 import LinkCore
 
 extension Request {
-    /// Whether the declared body type is JSON (`application/json`, `application/*+json`, or none given).
+    /// Whether the declared body type is JSON (`application/json`, `application/*+json`, or none given), in UTF-8.
     var hasJSONContentType: Bool {
         guard let type = headers["content-type"] else { return true }
-        let mediaType = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces.lowercased() } ?? ""
-        return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+        let parts = type.split(separator: ";").map { $0.trimmingSpaces.lowercased() }
+        let mediaType = parts.first ?? ""
+        guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+        else { return false }
+        // JSON is UTF-8 (RFC 8259); a declared charset must say so.
+        for parameter in parts.dropFirst() where parameter.hasPrefix("charset=") {
+            let charset = parameter.dropFirst("charset=".count).replacingOccurrences(of: "\"", with: "")
+            if charset != "utf-8" && charset != "utf8" { return false }
+        }
+        return true
     }
 
     /// The body parsed as JSON (nesting limit 64); `invalid_json` when empty or malformed.

@@ -13,7 +13,8 @@ import Testing
     @Test(arguments: [
         ("application/json", true), ("application/json; charset=utf-8", true), ("Application/JSON", true),
         ("application/problem+json", true), ("text/plain", false), ("application/x-www-form-urlencoded", false),
-        ("multipart/form-data; boundary=x", false),
+        ("multipart/form-data; boundary=x", false), ("application/json; charset=latin-1", false),
+        ("application/json;charset=UTF-8", true),
     ])
     func jsonContentTypes(type: String, accepted: Bool) {
         #expect(request("{}", contentType: type).hasJSONContentType == accepted)
