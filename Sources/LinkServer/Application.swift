@@ -12,6 +12,8 @@ final class Application: Sendable {
     let service: Service
     let daemon: Daemon
     let metrics = ServiceMetrics()
+    /// Every endpoint served, for documentation checks.
+    let endpointList: [Endpoint]
 
     /// Opens the store and loads state; does not listen yet.
     init(config: Config, logger: Logger) throws {
@@ -21,6 +23,7 @@ final class Application: Sendable {
         let readiness = ReadinessFlag()
         var endpoints: [Endpoint] = []
         endpoints += OperationsEndpoints(stage: { readiness.value }, metrics: metrics).endpoints
+        endpointList = endpoints
         service = Service(
             endpoints: endpoints, auth: TokenCheck(adminToken: config.adminToken, readToken: config.readToken),
             logger: logger, accessLogLevel: config.accessLogLevel)

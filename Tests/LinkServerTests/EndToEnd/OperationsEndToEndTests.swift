@@ -1,0 +1,51 @@
+import Foundation
+import LinkCore
+import Testing
+
+@testable import LinkServer
+
+@Suite struct OperationsEndToEndTests {
+    @Test func metricsAreLabelledByEndpointTemplateNotRawPath() throws {
+        try withServer { server in
+            let client = server.client()
+            _ = try client.get("/healthz")
+            _ = try client.get("/no/such/path/12345")
+            let reply = try client.get("/metrics")
+            #expect(reply.status == 200)
+            #expect(reply.header("Content-Type")?.hasPrefix("text/plain") == true)
+            let text = reply.text
+            #expect(text.contains(#"linkserver_http_requests_total{endpoint="/healthz",method="GET",status="200"} 1"#))
+            #expect(text.contains(#"endpoint="unmatched""#))
+            #expect(!text.contains("12345"))
+            #expect(text.contains("linkserver_http_request_duration_seconds_bucket"))
+        }
+    }
+
+    @Test func openAPIDocumentIsServedAndValidJSON() throws {
+        try withServer { server in
+            let reply = try server.client().get("/openapi.json")
+            #expect(reply.status == 200)
+            let document = try #require(reply.json)
+            #expect(document["openapi"] == "3.1.0")
+            #expect(document["paths"]?["/healthz"] != nil)
+        }
+    }
+
+    /// Every endpoint the server serves is documented with the same method, and the document describes no
+    /// operation the server lacks.
+    @Test func openAPIDocumentMatchesTheEndpointTable() throws {
+        let document = try JSONParser.parse(OpenAPIDocument.bytes)
+        var documented: Set<String> = []
+        for (path, item) in document["paths"]?.objectValue ?? [:] {
+            for method in item.objectValue?.keys ?? [] where ["get", "post", "put", "patch", "delete"].contains(method) {
+                documented.insert(method.uppercased() + " " + path)
+            }
+        }
+        try withServer { server in
+            let served = Set(server.application.endpointList.map { $0.method + " " + $0.template })
+            #expect(served.subtracting(documented).isEmpty, "served but undocumented: \(served.subtracting(documented))")
+            #expect(
+                documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served))")
+        }
+    }
+}
