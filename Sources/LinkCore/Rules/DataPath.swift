@@ -54,24 +54,25 @@ struct DataPath: Sendable, Hashable {
 
     /// The value at this path in `data`; nil when some step finds nothing (a `null` found is returned as such).
     func resolve(in data: JSONValue) -> JSONValue? {
-        DataPath.walk(segments[...], from: data)
+        DataPath.walk(segments, from: 0, in: data)
     }
 
-    /// Walks `segments` from `value`.
-    static func walk(_ segments: ArraySlice<PathSegment>, from value: JSONValue) -> JSONValue? {
-        var current = value
-        for segment in segments {
-            switch current {
-            case .object(let object):
-                guard let next = object[segment.key] else { return nil }
-                current = next
-            case .array(let elements):
-                guard let index = segment.index, index < elements.count else { return nil }
-                current = elements[index]
-            default:
-                return nil
-            }
+    /// Walks `segments[position...]` from `value`.
+    ///
+    /// Recursing on a borrowed `value` (rather than looping over a `var`) lets the optimizer read each container in
+    /// place: only the value finally returned is retained, which keeps a lookup free of reference-count traffic on
+    /// the containers it passes through.
+    static func walk(_ segments: [PathSegment], from position: Int, in value: JSONValue) -> JSONValue? {
+        guard position < segments.count else { return value }
+        switch value {
+        case .object(let object):
+            guard let index = object.index(forKey: segments[position].key) else { return nil }
+            return walk(segments, from: position + 1, in: object.values[index])
+        case .array(let elements):
+            guard let index = segments[position].index, index < elements.count else { return nil }
+            return walk(segments, from: position + 1, in: elements[index])
+        default:
+            return nil
         }
-        return current
     }
 }

@@ -1,8 +1,8 @@
 extension Evaluator {
     /// The value at `path` in the current scope; nil when nothing is there.
     func lookup(_ path: DataPath) -> JSONValue? {
-        guard let frame = frames.last else { return path.resolve(in: root) }
-        return frame.data.resolve(path)
+        if frames.isEmpty { return path.resolve(in: root) }
+        return frames[frames.count - 1].data.resolve(path)
     }
 
     /// The value at a `val` path, after climbing its levels; nil when nothing is there.

@@ -106,11 +106,12 @@ struct Evaluator {
     /// A comparison chained over its arguments (`{"<": [1, x, 10]}` is `1 < x && x < 10`), evaluating each
     /// argument only when the comparisons before it held.
     private mutating func compare(_ op: Operator, _ arguments: Arguments) throws(RuleError) -> JSONValue {
-        let nodes = try argumentNodes(op, arguments)
-        guard nodes.count >= 2 else { throw .invalidArguments("'\(op.name)' compares at least two arguments") }
+        guard case .list(let nodes) = arguments, nodes.count >= 2 else {
+            throw .invalidArguments("'\(op.name)' compares at least two arguments")
+        }
         var previous = try evaluate(nodes[0])
-        for node in nodes.dropFirst() {
-            let next = try evaluate(node)
+        for position in 1..<nodes.count {
+            let next = try evaluate(nodes[position])
             guard try Comparison.holds(op, previous, next) else { return .bool(false) }
             previous = next
         }

@@ -34,7 +34,7 @@ enum FrameData: Sendable {
             case "accumulator": start = accumulator
             default: return nil
             }
-            return DataPath.walk(path.segments.dropFirst(), from: start)
+            return DataPath.walk(path.segments, from: 1, in: start)
         }
     }
 
