@@ -66,15 +66,19 @@ extension Evaluator {
 
     /// Whether the UTF-8 of `needle` occurs in that of `text`.
     private static func text(_ text: String, contains needle: String) -> Bool {
-        let haystack = Array(text.utf8)
-        let pattern = Array(needle.utf8)
-        guard pattern.count <= haystack.count else { return false }
-        guard let first = pattern.first else { return true }
-        var start = 0
-        while start + pattern.count <= haystack.count {
-            if haystack[start] == first, haystack[start..<start + pattern.count].elementsEqual(pattern) { return true }
-            start += 1
+        var text = text
+        var needle = needle
+        return text.withUTF8 { haystack in
+            needle.withUTF8 { pattern in
+                guard let first = pattern.first else { return true }
+                guard pattern.count <= haystack.count else { return false }
+                for start in 0...(haystack.count - pattern.count) where haystack[start] == first {
+                    if UnsafeBufferPointer(rebasing: haystack[start..<start + pattern.count]).elementsEqual(pattern) {
+                        return true
+                    }
+                }
+                return false
+            }
         }
-        return false
     }
 }

@@ -14,7 +14,7 @@ struct RuleCompiler {
     static func compile(_ expression: JSONValue, depth: Int) throws(LinkError) -> Node {
         guard depth <= maxDepth else {
             throw LinkError(
-                .invalidRule, "The rule nests deeper than \(maxDepth) levels", details: ["type": "Too Deep"])
+                .invalidRule, "The rule nests deeper than \(maxDepth) levels", details: ["type": "Nesting Too Deep"])
         }
         switch expression {
         case .array(let elements):
@@ -45,7 +45,7 @@ struct RuleCompiler {
             throw invalidArguments(op, "takes its arguments as a JSON array, not \(argumentsValue.typeName)")
         }
         let arguments = try compileArguments(argumentsValue, depth: depth)
-        try validate(op, argumentsValue, arguments)
+        try validate(op, arguments)
         switch op {
         case .variable: return try variable(arguments)
         case .value: return try scoped(arguments, exists: false)
@@ -68,7 +68,7 @@ struct RuleCompiler {
     }
 
     /// Arity and shape checks that hold whatever the data.
-    private static func validate(_ op: Operator, _ value: JSONValue, _ arguments: Arguments) throws(LinkError) {
+    private static func validate(_ op: Operator, _ arguments: Arguments) throws(LinkError) {
         guard case .list(let nodes) = arguments else { return }
         let count = nodes.count
         switch op {

@@ -78,6 +78,15 @@ import Testing
         #expect(throws: LinkError.self) { try Rule(expression) }
     }
 
+    @Test func deepestAcceptedRuleEvaluatesOnATaskStack() async throws {
+        var expression: JSONValue = .array([.object(["var": "x"])])
+        for level in 0..<200 { expression = .object([level.isMultiple(of: 2) ? "!" : "!!": expression]) }
+        for _ in 0..<50 { expression = .object(["if": .array([true, expression, false])]) }
+        let rule = try Rule(expression)
+        let result = try await Task.detached { try rule.evaluate(["x": 1]) }.value
+        #expect(result == .bool(true))  // !1, !!, !, !! … over 200 levels
+    }
+
     @Test func keepsTheSourceExpressionAndComparesByIt() throws {
         let expression = try RuleTestSupport.json(#"{"==": [{"var": "a"}, 1]}"#)
         let rule = try Rule(expression)

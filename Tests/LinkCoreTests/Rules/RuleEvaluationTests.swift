@@ -26,6 +26,17 @@ import Testing
         (#"{"in": ["1", [1, 2]]}"#, .bool(false)),
         (#"{"===": [{"preserve": [1, {"a": 1, "b": 2}]}, {"preserve": [1.0, {"b": 2, "a": 1}]}]}"#, .bool(true)),
         (#"{"==": [null, 0]}"#, .bool(true)),
+        (#"{"==": [null, "US"]}"#, .bool(false)),
+        (#"{"!=": [null, "US"]}"#, .bool(true)),
+        (#"{"<": [null, "abc"]}"#, .bool(false)),
+        (#"{">=": [true, "abc"]}"#, .bool(false)),
+        (#"{"==": [true, "1"]}"#, .bool(true)),
+        (#"{"<": ["10", 9]}"#, .bool(false)),
+        (#"{"<": ["10", "9"]}"#, .bool(true)),
+        (
+            #"{"cat": [0.1, 100.0, " ", 1e-7, " ", 0.00001, " ", 1e21, " ", -2.5, " ", 1e16]}"#,
+            .string("0.1100 1e-7 0.00001 1e+21 -2.5 10000000000000000")
+        ),
         (#"{"<": [1, 2, 3]}"#, .bool(true)),
         (#"{"<": ["a", "b"]}"#, .bool(true)),
         (#"{"merge": [[1], 2, [[3]]]}"#, .array([1, 2, .array([3])])),
@@ -69,6 +80,8 @@ import Testing
             .string("caught Custom")
         ),
         (#"{"try": [{"/": [1, 0]}, {"val": [[2], "fallback"]}]}"#, #"{"fallback": 5}"#, .int(5)),
+        (#"{"==": [{"var": "country"}, "US"]}"#, "{}", .bool(false)),
+        (#"{">=": [{"var": "app.version"}, 3]}"#, #"{"app": {"version": "3.1"}}"#, .bool(true)),
         (#"{"filter": [{"var": "xs"}, {">": [{"var": ""}, 1]}]}"#, #"{"xs": [1, 2, 3]}"#, .array([2, 3])),
     ])
     func dataAccessAndScopes(rule: String, data: String, expected: JSONValue) throws {
