@@ -79,12 +79,4 @@ enum Operator: String, Sendable, CaseIterable {
             return false
         }
     }
-
-    /// `map`, `filter`, `reduce`, `all`, `some`, `none`: evaluate a body once per element of a collection.
-    var isIterator: Bool {
-        switch self {
-        case .map, .filter, .reduce, .all, .some, .none: return true
-        default: return false
-        }
-    }
 }
