@@ -1,0 +1,84 @@
+extension Evaluator {
+    /// `cat`: the text of every argument that is not `null`, concatenated (numbers as `1` or `1.5`, arrays with
+    /// their elements joined by commas).
+    mutating func concatenate(_ arguments: Arguments) throws(RuleError) -> JSONValue {
+        var text = ""
+        for value in try argumentValues(arguments) where !value.isNull {
+            StringCoercion.append(value, to: &text)
+        }
+        return .string(text)
+    }
+
+    /// `substr`: `[text, start, length?]` with JavaScript's `substr` semantics, counted in Unicode scalars. A
+    /// negative start counts from the end; a negative length stops that many scalars before the end.
+    mutating func substring(_ arguments: Arguments) throws(RuleError) -> JSONValue {
+        let values = try argumentValues(arguments)
+        let source = Array(StringCoercion.string(from: values.first ?? .string("")).unicodeScalars)
+        let count = source.count
+        var start = values.count > 1 ? try NumberValue(coercing: values[1]).truncatedInt : 0
+        start = start < 0 ? Swift.max(0, count &+ start) : Swift.min(start, count)
+        var end = count
+        if values.count > 2, !values[2].isNull {
+            let length = try NumberValue(coercing: values[2]).truncatedInt
+            end = length < 0 ? Swift.max(start, count &+ length) : Swift.min(count, start &+ Swift.min(length, count))
+        }
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: source[start..<end])
+        return .string(String(result))
+    }
+
+    /// `in`: `[needle, haystack]` — whether a string haystack contains the needle's text, or an array haystack
+    /// contains an element strictly equal to the needle; `false` for any other haystack.
+    mutating func contains(_ arguments: Arguments) throws(RuleError) -> JSONValue {
+        let needle: JSONValue
+        let haystack: JSONValue
+        if case .list(let nodes) = arguments, nodes.count == 2 {
+            needle = try evaluate(nodes[0])
+            haystack = try evaluate(nodes[1])
+        } else {
+            let values = try argumentValues(arguments)
+            needle = values.first ?? .null
+            haystack = values.count > 1 ? values[1] : .null
+        }
+        switch haystack {
+        case .string(let text):
+            return .bool(Evaluator.text(text, contains: StringCoercion.string(from: needle)))
+        case .array(let elements):
+            return .bool(elements.contains { Comparison.strictlyEqual($0, needle) })
+        default:
+            return .bool(false)
+        }
+    }
+
+    /// `merge`: the arguments flattened one level into a single array (`null` and other non-arrays are kept as
+    /// elements).
+    mutating func merge(_ arguments: Arguments) throws(RuleError) -> JSONValue {
+        var merged: [JSONValue] = []
+        for value in try argumentValues(arguments) {
+            if case .array(let elements) = value {
+                merged.append(contentsOf: elements)
+            } else {
+                merged.append(value)
+            }
+        }
+        return .array(merged)
+    }
+
+    /// Whether the UTF-8 of `needle` occurs in that of `text`.
+    private static func text(_ text: String, contains needle: String) -> Bool {
+        var text = text
+        var needle = needle
+        return text.withUTF8 { haystack in
+            needle.withUTF8 { pattern in
+                guard let first = pattern.first else { return true }
+                guard pattern.count <= haystack.count else { return false }
+                for start in 0...(haystack.count - pattern.count) where haystack[start] == first {
+                    if UnsafeBufferPointer(rebasing: haystack[start..<start + pattern.count]).elementsEqual(pattern) {
+                        return true
+                    }
+                }
+                return false
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+/// Evaluates a compiled ``Node`` tree over one piece of data.
+///
+/// The rule's data is the bottom scope; iterators and `try` fallbacks push ``Frame``s above it while their bodies
+/// run. Errors are ``RuleError``s, thrown with typed throws all the way up.
+struct Evaluator {
+    /// The data the rule runs on.
+    let root: JSONValue
+    /// Scopes stacked above `root`, innermost last. Empty (and unallocated) unless an iterator or `try` runs.
+    var frames: [Frame] = []
+
+    init(root: JSONValue) {
+        self.root = root
+    }
+
+    mutating func evaluate(_ node: Node) throws(RuleError) -> JSONValue {
+        switch node {
+        case .literal(let value):
+            return value
+        case .array(let nodes):
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(nodes.count)
+            for element in nodes { elements.append(try evaluate(element)) }
+            return .array(elements)
+        case .variable(let path, let fallback):
+            if let found = lookup(path) { return found }
+            guard let fallback else { return .null }
+            return try evaluate(fallback)
+        case .value(let path):
+            return lookup(path) ?? .null
+        case .exists(let path):
+            return .bool(lookup(path) != nil)
+        case .call(let op, let arguments):
+            return try call(op, arguments)
+        }
+    }
+
+    private mutating func call(_ op: Operator, _ arguments: Arguments) throws(RuleError) -> JSONValue {
+        switch op {
+        case .variable: return try computedVariable(arguments)
+        case .value: return try computedValue(arguments, exists: false)
+        case .exists: return try computedValue(arguments, exists: true)
+        case .missing: return try missing(arguments)
+        case .missingSome: return try missingSome(arguments)
+        case .condition, .ternary: return try condition(arguments)
+        case .and: return try conjunction(arguments)
+        case .or: return try disjunction(arguments)
+        case .not: return .bool(!(try firstArgument(arguments).isTruthy))
+        case .truthy: return .bool(try firstArgument(arguments).isTruthy)
+        case .coalesce: return try coalesce(arguments)
+        case .try: return try attempt(arguments)
+        case .throw: return try raise(arguments)
+        case .equal, .notEqual, .strictEqual, .strictNotEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            return try compare(op, arguments)
+        case .add, .subtract, .multiply, .divide, .modulo, .max, .min:
+            return try arithmetic(op, arguments)
+        case .map, .filter, .reduce, .all, .some, .none:
+            return try iterate(op, arguments)
+        case .merge: return try merge(arguments)
+        case .in: return try contains(arguments)
+        case .cat: return try concatenate(arguments)
+        case .substr: return try substring(arguments)
+        case .preserve: return try firstArgument(arguments)
+        }
+    }
+
+    // MARK: Arguments
+
+    /// Every argument's value: one per node of a list, or the elements of a computed array.
+    mutating func argumentValues(_ arguments: Arguments) throws(RuleError) -> [JSONValue] {
+        switch arguments {
+        case .list(let nodes):
+            var values: [JSONValue] = []
+            values.reserveCapacity(nodes.count)
+            for node in nodes { values.append(try evaluate(node)) }
+            return values
+        case .computed(let node):
+            let value = try evaluate(node)
+            if case .array(let elements) = value { return elements }
+            return [value]
+        }
+    }
+
+    /// The first argument's value, `null` when there is none; later arguments are not evaluated.
+    mutating func firstArgument(_ arguments: Arguments) throws(RuleError) -> JSONValue {
+        switch arguments {
+        case .list(let nodes):
+            guard let first = nodes.first else { return .null }
+            return try evaluate(first)
+        case .computed(let node):
+            let value = try evaluate(node)
+            if case .array(let elements) = value { return elements.first ?? .null }
+            return value
+        }
+    }
+
+    /// The argument nodes of an operator that evaluates them selectively; the compiler guarantees a list.
+    func argumentNodes(_ op: Operator, _ arguments: Arguments) throws(RuleError) -> [Node] {
+        guard case .list(let nodes) = arguments else {
+            throw .invalidArguments("'\(op.name)' takes an array of arguments")
+        }
+        return nodes
+    }
+
+    // MARK: Comparison and arithmetic
+
+    /// A comparison chained over its arguments (`{"<": [1, x, 10]}` is `1 < x && x < 10`), evaluating each
+    /// argument only when the comparisons before it held.
+    private mutating func compare(_ op: Operator, _ arguments: Arguments) throws(RuleError) -> JSONValue {
+        guard case .list(let nodes) = arguments, nodes.count >= 2 else {
+            throw .invalidArguments("'\(op.name)' compares at least two arguments")
+        }
+        var previous = try evaluate(nodes[0])
+        for position in 1..<nodes.count {
+            let next = try evaluate(nodes[position])
+            guard try Comparison.holds(op, previous, next) else { return .bool(false) }
+            previous = next
+        }
+        return .bool(true)
+    }
+
+    private mutating func arithmetic(_ op: Operator, _ arguments: Arguments) throws(RuleError) -> JSONValue {
+        var fold = Arithmetic(op)
+        switch arguments {
+        case .list(let nodes):
+            for node in nodes { fold.include(try evaluate(node)) }
+        case .computed(let node):
+            let value = try evaluate(node)
+            if case .array(let elements) = value {
+                for element in elements { fold.include(element) }
+            } else {
+                fold.include(value)
+            }
+        }
+        return try fold.result()
+    }
+}
