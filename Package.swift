@@ -24,7 +24,13 @@ let package = Package(
         ),
         .target(
             name: "LinkCore",
-            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: [
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            // Rounding and remainder in JSON Logic arithmetic come from libm; executables without Foundation need it.
+            linkerSettings: [.linkedLibrary("m")]
         ),
         .executableTarget(
             name: "LinkServer",

@@ -23,6 +23,7 @@ final class Application: Sendable {
         let readiness = ReadinessFlag()
         var endpoints: [Endpoint] = []
         endpoints += OperationsEndpoints(stage: { readiness.value }, metrics: metrics).endpoints
+        endpoints += RuleEndpoints.endpoints
         endpointList = endpoints
         service = Service(
             endpoints: endpoints, auth: TokenCheck(adminToken: config.adminToken, readToken: config.readToken),

@@ -18,7 +18,10 @@ struct OperationsEndpoints {
                 }
             },
             Endpoint("GET", "/openapi.json", .open) { _, _ in
-                .now(Response(status: 200, headers: [("Content-Type", Response.jsonContentType)], body: OpenAPIDocument.bytes))
+                .now(
+                    Response(
+                        status: 200, headers: [("Content-Type", Response.jsonContentType)], body: OpenAPIDocument.bytes)
+                )
             },
             Endpoint("GET", "/metrics", .open) { [metrics] _, _ in
                 .now(
@@ -35,7 +38,10 @@ enum OpenAPIDocument {
     static let bytes: [UInt8] = {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
             let data = try? Data(contentsOf: url)
-        else { return Array(#"{"openapi": "3.1.0", "info": {"title": "LinkServer", "version": "unavailable"}, "paths": {}}"#.utf8) }
+        else {
+            return Array(
+                #"{"openapi": "3.1.0", "info": {"title": "LinkServer", "version": "unavailable"}, "paths": {}}"#.utf8)
+        }
         return Array(data)
     }()
 }

@@ -37,13 +37,15 @@ import Testing
         let document = try JSONParser.parse(OpenAPIDocument.bytes)
         var documented: Set<String> = []
         for (path, item) in document["paths"]?.objectValue ?? [:] {
-            for method in item.objectValue?.keys ?? [] where ["get", "post", "put", "patch", "delete"].contains(method) {
+            for method in item.objectValue?.keys ?? [] where ["get", "post", "put", "patch", "delete"].contains(method)
+            {
                 documented.insert(method.uppercased() + " " + path)
             }
         }
         try withServer { server in
             let served = Set(server.application.endpointList.map { $0.method + " " + $0.template })
-            #expect(served.subtracting(documented).isEmpty, "served but undocumented: \(served.subtracting(documented))")
+            #expect(
+                served.subtracting(documented).isEmpty, "served but undocumented: \(served.subtracting(documented))")
             #expect(
                 documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served))")
         }

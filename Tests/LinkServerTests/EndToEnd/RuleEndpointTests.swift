@@ -1,0 +1,80 @@
+import LinkCore
+import Testing
+
+@testable import LinkServer
+
+@Suite struct RuleEndpointTests {
+    @Test(arguments: [
+        (#"{"rule": {"+": [1, 2]}}"#, "3"),
+        (#"{"rule": {"/": [1, 2]}}"#, "0.5"),
+        (#"{"rule": {"var": "a.b"}, "data": {"a": {"b": [true, null]}}}"#, "[true,null]"),
+        (#"{"rule": {"if": [{">=": [{"var": "age"}, 18]}, "adult", "minor"]}, "data": {"age": 20}}"#, #""adult""#),
+        (#"{"rule": {"!": {"var": "context.loggedIn"}}, "data": {"context": {"loggedIn": true}}}"#, "false"),
+        (#"{"rule": 7}"#, "7"),
+    ])
+    func evaluatesRules(body: String, result: String) throws {
+        try withServer { server in
+            let reply = try server.client().request("POST", "/v1/rules/evaluate", body: Array(body.utf8))
+            #expect(reply.status == 200)
+            #expect(reply.json == ["result": try JSONParser.parse(result)])
+        }
+    }
+
+    @Test func failingEvaluationIsRuleErrorWithTheType() throws {
+        try withServer { server in
+            let client = server.client()
+            let nan = try client.post("/v1/rules/evaluate", ["rule": ["+": ["a", 1]]])
+            #expect(nan.status == 422)
+            #expect(nan.errorCode == "rule_error")
+            #expect(nan.errorDetails?["type"] == "NaN")
+            let thrown = try client.post("/v1/rules/evaluate", ["rule": ["throw": "Boom"]])
+            #expect(thrown.status == 422)
+            #expect(thrown.errorDetails?["type"] == "Boom")
+        }
+    }
+
+    @Test func malformedRulesAreInvalidRule() throws {
+        try withServer { server in
+            let reply = try server.client().post("/v1/rules/evaluate", ["rule": ["nope": [1]]])
+            #expect(reply.status == 400)
+            #expect(reply.errorCode == "invalid_rule")
+            #expect(reply.errorDetails?["operator"] == "nope")
+        }
+    }
+
+    @Test func badBodiesAreRejected() throws {
+        try withServer { server in
+            let client = server.client()
+            #expect(try client.post("/v1/rules/evaluate", ["data": 1]).errorCode == "invalid_request")
+            #expect(try client.post("/v1/rules/evaluate", ["rule": 1, "extra": 1]).errorCode == "invalid_request")
+            #expect(try client.post("/v1/rules/evaluate", [1]).errorCode == "invalid_request")
+            let broken = try client.request("POST", "/v1/rules/evaluate", body: Array("{\"rule\":".utf8))
+            #expect(broken.status == 400)
+            #expect(broken.errorCode == "invalid_json")
+            let empty = try client.request("POST", "/v1/rules/evaluate", body: [])
+            #expect(empty.errorCode == "invalid_json")
+            let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+            let tooDeep = try client.request("POST", "/v1/rules/evaluate", body: Array(#"{"rule": \#(deep)}"#.utf8))
+            #expect(tooDeep.errorCode == "invalid_json")
+            let text = try client.request(
+                "POST", "/v1/rules/evaluate", body: Array("rule".utf8), headers: ["Content-Type": "text/plain"])
+            #expect(text.status == 415)
+            #expect(text.errorCode == "unsupported_media_type")
+            let invalidUTF8 = try client.request("POST", "/v1/rules/evaluate", body: [0x7B, 0xFF, 0x7D])
+            #expect(invalidUTF8.errorCode == "invalid_json")
+        }
+    }
+
+    @Test func readTokenGuardsThePlayground() throws {
+        try withServer({ $0.readToken = "r" }) { server in
+            let client = server.client()
+            let denied = try client.post("/v1/rules/evaluate", ["rule": 1])
+            #expect(denied.status == 401)
+            #expect(denied.errorCode == "unauthorized")
+            #expect(denied.header("WWW-Authenticate") == "Bearer")
+            #expect(
+                try client.post("/v1/rules/evaluate", ["rule": 1], headers: ["Authorization": "Bearer r"]).status == 200
+            )
+        }
+    }
+}
