@@ -32,7 +32,7 @@ public struct Query: Sendable, Hashable {
     /// The encoded query without the leading `?`: `tab=posts&q=a%26b`; empty for no items.
     ///
     /// Keys and values use the query-component encoding; an empty value is written as the bare key (`k`, which
-    /// reads back as `k` → `""`).
+    /// reads back as `k` → `""`); an item with an empty key and value is left out.
     public var encoded: String {
         var output: [UInt8] = []
         encode(into: &output)
@@ -40,8 +40,10 @@ public struct Query: Sendable, Hashable {
     }
 
     func encode(into output: inout [UInt8]) {
-        for (index, item) in items.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: "&")) }
+        var first = true
+        for item in items where !(item.name.isEmpty && item.value.isEmpty) {
+            if !first { output.append(UInt8(ascii: "&")) }
+            first = false
             PercentCoding.encode(item.name, allowing: .queryComponent, into: &output)
             if !item.value.isEmpty {
                 output.append(UInt8(ascii: "="))
@@ -54,7 +56,7 @@ public struct Query: Sendable, Hashable {
 extension Query {
     /// Parses a raw query (without `?`): split on `&`, the first `=` separates key and value, both are
     /// percent-decoded as UTF-8, `+` is a literal plus, a key without `=` has the value `""`, and empty items
-    /// (`a=1&&b=2`) are skipped. Decoded control characters are kept (they are data here).
+    /// (`a=1&&b=2`, a bare `=`) are skipped. Decoded control characters are kept (they are data here).
     ///
     /// A malformed escape or invalid UTF-8 is `invalid_url`.
     public init(parsing raw: String) throws(LinkError) {
@@ -68,7 +70,8 @@ extension Query {
         while start <= bytes.count {
             var end = start
             while end < bytes.count && bytes[end] != UInt8(ascii: "&") { end += 1 }
-            if end > start {
+            // Empty items (`a=1&&b=2`) and bare `=` carry nothing and are skipped.
+            if end > start && !(end == start + 1 && bytes[start] == UInt8(ascii: "=")) {
                 var equals = start
                 while equals < end && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
                 let name = try Query.decode(UnsafeBufferPointer(rebasing: bytes[start..<equals]))

@@ -13,6 +13,7 @@ import Testing
         ("a%26b=c%3Dd", [QueryItem("a&b", "c=d")]),
         ("a=1&&b=2&", [QueryItem("a", "1"), QueryItem("b", "2")]),
         ("=x", [QueryItem("", "x")]),
+        ("=&a=1&==", [QueryItem("a", "1"), QueryItem("", "=")]),
         ("", []),
         ("from=/users/42?tab%3Dposts", [QueryItem("from", "/users/42?tab=posts")]),
     ])
