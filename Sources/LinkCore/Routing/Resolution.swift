@@ -7,6 +7,12 @@ public struct Resolution: Sendable {
         public let name: String?
         /// The canonical path this route matched (a parent's prefix of the final path).
         public let location: String
+
+        public init(pattern: Pattern, name: String?, location: String) {
+            self.pattern = pattern
+            self.name = name
+            self.location = location
+        }
     }
 
     /// One redirect taken: from which location to which, by which rule of which route.
@@ -17,6 +23,13 @@ public struct Resolution: Sendable {
         public let route: String?
         /// The rule's index in that route's `redirect` list.
         public let rule: Int
+
+        public init(from: String, to: String, route: String?, rule: Int) {
+            self.from = from
+            self.to = to
+            self.route = route
+            self.rule = rule
+        }
     }
 
     /// The final location, after redirects.

@@ -6,6 +6,7 @@ extension RouteTable {
     ///   already has the same pattern — parameter names ignored, and for two case-insensitive routes, case
     ///   too — and `name_conflict` (details `name`, existing `pattern`) when the name is taken. The table is
     ///   unchanged on error.
+    @discardableResult
     public mutating func register(_ definition: RouteDefinition, source: RouteSource) throws(LinkError)
         -> [RegisteredRoute]
     {
@@ -18,6 +19,7 @@ extension RouteTable {
     }
 
     /// Replaces every route of `source` with the trees `definitions`, atomically (`PUT /v1/routes`).
+    @discardableResult
     public mutating func replaceRoutes(from source: RouteSource, with definitions: [RouteDefinition])
         throws(LinkError) -> [RegisteredRoute]
     {
