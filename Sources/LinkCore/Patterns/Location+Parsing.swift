@@ -51,8 +51,14 @@ extension Location {
                 }
             }
         }
-        for raw in bytes[pathStart..<queryStart].split(separator: UInt8(ascii: "/")) {
-            segments.append(try Location.decodeSegment(UnsafeBufferPointer(rebasing: raw), fail: fail))
+        segments.reserveCapacity(segments.count + bytes[pathStart..<queryStart].count { $0 == UInt8(ascii: "/") } + 1)
+        var segmentStart = pathStart
+        for index in pathStart...queryStart where index == queryStart || bytes[index] == UInt8(ascii: "/") {
+            if index > segmentStart {
+                let raw = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
+                segments.append(try Location.decodeSegment(raw, fail: fail))
+            }
+            segmentStart = index + 1
         }
         let query =
             queryStart < end ? try Query(bytes: UnsafeBufferPointer(rebasing: bytes[(queryStart + 1)..<end])) : Query()

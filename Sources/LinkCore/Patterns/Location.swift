@@ -62,6 +62,7 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
 
     static func encodePath(_ segments: ArraySlice<String>, into output: inout [UInt8]) {
         if segments.isEmpty { output.append(UInt8(ascii: "/")) }
+        output.reserveCapacity(output.count + segments.reduce(0) { $0 + $1.utf8.count + 1 } + 16)
         for segment in segments {
             output.append(UInt8(ascii: "/"))
             PercentCoding.encode(segment, allowing: .pathSegment, into: &output)

@@ -13,6 +13,8 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
     public let parameterNames: [String]
     /// The segment index of each parameter, in pattern order (precomputed for matching).
     private let parameterPositions: [Int]
+    /// The canonical text, e.g. `/users/:id/files/*path`; `/` for the root.
+    public let description: String
 
     /// Builds a pattern from already validated segments.
     init(validated segments: [PatternSegment]) {
@@ -27,17 +29,13 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
         }
         parameterNames = names
         parameterPositions = positions
+        description = segments.isEmpty ? "/" : segments.reduce(into: "") { $0 += "/" + $1.text }
     }
 
     /// Whether the last segment is a catch-all.
     public var endsWithCatchAll: Bool {
         if case .catchAll = segments.last { return true }
         return false
-    }
-
-    /// The canonical text, e.g. `/users/:id/files/*path`; `/` for the root.
-    public var description: String {
-        segments.isEmpty ? "/" : segments.reduce(into: "") { $0 += "/" + $1.text }
     }
 
     /// The key that identifies a pattern regardless of its parameter names: `/users/:/files/*`.

@@ -67,14 +67,19 @@ enum PercentCoding {
     /// With `rawNonASCII`, bytes of non-ASCII characters are kept as they are (IRI style, used for patterns).
     static func encode(_ text: String, allowing allowed: ByteSet, rawNonASCII: Bool = false, into output: inout [UInt8])
     {
-        for byte in text.utf8 {
-            if allowed.contains(byte) || (rawNonASCII && byte >= 0x80) {
-                output.append(byte)
-            } else {
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                if allowed.contains(byte) || (rawNonASCII && byte >= 0x80) { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 output.append(UInt8(ascii: "%"))
                 output.append(hexDigits[Int(byte >> 4)])
                 output.append(hexDigits[Int(byte & 0x0F)])
+                runStart = index + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
     }
 

@@ -18,29 +18,33 @@ extension Resolver {
         }
         let limit = min(redirectLimit, requested ?? redirectLimit)
         var location = origin
-        var text = origin.description
-        var chain = [text]
+        // The canonical text of `location` and the chain (origin first) are only built once a rule needs them.
+        var text: String?
+        var chain: [String] = []
         var redirects: [Resolution.Redirect] = []
 
         hops: while true {
             guard let (leafIndex, params) = match(location) else {
-                throw noMatch(location, text, chain: redirects.isEmpty ? nil : chain)
+                throw noMatch(location, text ?? location.description, chain: redirects.isEmpty ? nil : chain)
             }
             let leaf = table.routes[leafIndex]
             var data: JSONValue?
             for routeIndex in leaf.chain {
                 let route = table.routes[routeIndex]
                 for (ruleIndex, rule) in route.redirect.enumerated() {
+                    let current = text ?? location.description
+                    text = current
+                    if chain.isEmpty { chain = [current] }
                     if let condition = rule.when {
-                        if data == nil { data = ruleData(location, text, params, context, leaf) }
+                        if data == nil { data = ruleData(location, current, params, context, leaf) }
                         guard try evaluate(condition, data!, route, ruleIndex) else { continue }
                     }
                     guard case .redirect(let target) = rule.action else {
-                        throw intercepted(route, ruleIndex, text)
+                        throw intercepted(route, ruleIndex, current)
                     }
-                    let next = try self.location(of: target, params: params, current: text, chain: chain)
+                    let next = try self.location(of: target, params: params, current: current, chain: chain)
                     let nextText = next.description
-                    if nextText == text { continue }
+                    if nextText == current { continue }
                     let seenBefore = chain.contains(nextText)
                     chain.append(nextText)
                     if seenBefore {
@@ -53,7 +57,7 @@ extension Resolver {
                             .redirectLimit, "More than \(limit) redirects",
                             details: ["chain": .array(chain.map(JSONValue.string)), "limit": .int(limit)])
                     }
-                    redirects.append(.init(from: text, to: nextText, route: route.name, rule: ruleIndex))
+                    redirects.append(.init(from: current, to: nextText, route: route.name, rule: ruleIndex))
                     location = next
                     text = nextText
                     continue hops

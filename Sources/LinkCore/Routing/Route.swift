@@ -1,5 +1,7 @@
 /// A registered route: one node of a registered tree, with its full pattern and effective settings.
-public struct Route: Sendable {
+///
+/// An immutable reference, so that tables, matches and resolutions share it without copying its fields.
+public final class Route: Sendable {
     /// The full pattern, parent segments included.
     public let pattern: Pattern
     public let source: RouteSource
@@ -9,9 +11,28 @@ public struct Route: Sendable {
     /// The effective case-insensitivity (the definition's, else the parent's, else `false`).
     public let caseInsensitive: Bool
     /// The index of the parent route in ``RouteTable/routes``.
-    public internal(set) var parentIndex: Int?
+    public let parentIndex: Int?
     /// Indices of the routes from the root of the tree to this one, this one included.
-    public internal(set) var chain: [Int]
+    public let chain: [Int]
+
+    init(
+        pattern: Pattern, source: RouteSource, definition: RouteDefinition, caseInsensitive: Bool, parentIndex: Int?,
+        chain: [Int]
+    ) {
+        self.pattern = pattern
+        self.source = source
+        self.definition = definition
+        self.caseInsensitive = caseInsensitive
+        self.parentIndex = parentIndex
+        self.chain = chain
+    }
+
+    /// The same route at another place in a table.
+    func moved(parentIndex: Int?, chain: [Int]) -> Route {
+        Route(
+            pattern: pattern, source: source, definition: definition, caseInsensitive: caseInsensitive,
+            parentIndex: parentIndex, chain: chain)
+    }
 
     public var name: String? { definition.name }
     public var destination: JSONValue { definition.destination }

@@ -47,10 +47,8 @@ extension RouteTable {
         for (index, route) in routes.enumerated() {
             if shouldRemove(route) { continue }
             if let parent = route.parentIndex, newIndex[parent] == nil { continue }
-            var moved = route
-            moved.parentIndex = route.parentIndex.flatMap { newIndex[$0] }
             newIndex[index] = kept.count
-            kept.append(moved)
+            kept.append(route.moved(parentIndex: route.parentIndex.flatMap { newIndex[$0] }, chain: []))
         }
         routes = kept
     }

@@ -35,8 +35,9 @@ public struct RouteTable: Sendable {
 
     /// The best route for a location and its parameters; `nil` when none matches.
     public func match(_ location: Location) -> (index: Int, params: PathParameters)? {
-        guard let found = trie.match(location.segments) else { return nil }
-        return (found.value, found.parameters)
+        // Trie entries are the routes, in order: the entry index is the route index.
+        guard let index = trie.firstIndex(matching: location.segments) else { return nil }
+        return (index, routes[index].pattern.parameters(in: location.segments))
     }
 
     /// The location of the route named `name` with `params` and `query` (`POST /v1/locate`).
@@ -60,7 +61,8 @@ public struct RouteTable: Sendable {
         entries.reserveCapacity(routes.count)
         for index in routes.indices {
             let route = routes[index]
-            routes[index].chain = (route.parentIndex.map { routes[$0].chain } ?? []) + [index]
+            let chain = (route.parentIndex.map { routes[$0].chain } ?? []) + [index]
+            if chain != route.chain { routes[index] = route.moved(parentIndex: route.parentIndex, chain: chain) }
             if let name = route.name { byName[name] = index }
             byShape[route.pattern.shape()] = index
             if route.caseInsensitive { byFoldedShape[route.foldedShape] = index }
