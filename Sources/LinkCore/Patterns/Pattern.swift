@@ -57,13 +57,16 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
 
     /// The parameter values a location's decoded `segments` give this pattern, in pattern order.
     ///
-    /// `segments` must be a match of this pattern. A catch-all's value is its decoded segments joined with `/`.
+    /// `segments` should be a match of this pattern (a value past the end of `segments` is empty). A catch-all's
+    /// value is its decoded segments joined with `/`.
     public func parameters(in segments: [String]) -> PathParameters {
         if parameterPositions.isEmpty { return PathParameters() }
         var values: [String] = []
         values.reserveCapacity(parameterPositions.count)
         for position in parameterPositions {
-            if case .catchAll = self.segments[position] {
+            if position >= segments.count {
+                values.append("")
+            } else if case .catchAll = self.segments[position] {
                 values.append(segments[position...].joined(separator: "/"))
             } else {
                 values.append(segments[position])

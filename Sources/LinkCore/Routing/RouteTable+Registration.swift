@@ -77,9 +77,11 @@ extension RouteTable {
             byShape[route.pattern.shape()] ?? (route.caseInsensitive ? byFoldedShape[route.foldedShape] : nil)
         if let existing {
             let other = routes[existing]
+            let newName = route.name.map { "'\($0)' " } ?? ""
             let otherName = other.name.map { "'\($0)' " } ?? ""
             throw LinkError(
-                .routeConflict, "Route \(route.pattern) conflicts with route \(otherName)(\(other.pattern))",
+                .routeConflict,
+                "Route \(newName)(\(route.pattern)) conflicts with \(other.source.rawValue) route \(otherName)(\(other.pattern))",
                 details: [
                     "pattern": .string(route.pattern.description),
                     "name": other.name.map(JSONValue.string) ?? .null,
