@@ -1,0 +1,32 @@
+extension SegmentTrie {
+    /// A successful match: the entry, its value, and the parameter values taken from the location.
+    public struct Match: Sendable {
+        /// The index of the entry in ``SegmentTrie/entries``.
+        public let index: Int
+        public let value: Value
+        public let pattern: Pattern
+        /// Parameter values in pattern order; a catch-all's value is its decoded segments joined with `/`.
+        public let parameters: PathParameters
+
+        @inlinable init(index: Int, value: Value, pattern: Pattern, parameters: PathParameters) {
+            self.index = index
+            self.value = value
+            self.pattern = pattern
+            self.parameters = parameters
+        }
+    }
+
+    /// The best match for a location's decoded segments, with its parameters; `nil` when nothing matches.
+    @inlinable public func match(_ segments: [String]) -> Match? {
+        guard let found = index.firstIndex(matching: segments) else { return nil }
+        let entry = entries[found]
+        return Match(
+            index: found, value: entry.value, pattern: entry.pattern,
+            parameters: entry.pattern.parameters(in: segments))
+    }
+
+    /// The index of the best-matching entry, without extracting parameters (the fastest lookup).
+    @inlinable public func firstIndex(matching segments: [String]) -> Int? {
+        index.firstIndex(matching: segments)
+    }
+}

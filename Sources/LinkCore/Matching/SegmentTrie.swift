@@ -1,0 +1,50 @@
+/// A generic matcher from decoded path segments to values: the one matcher behind routes, resources, event
+/// types and the service's own endpoint table (ARCHITECTURE.md).
+///
+/// Built once from entries and frozen into an immutable `Sendable` snapshot; rebuild it on change and swap it.
+/// At each segment a literal beats a parameter, which beats a catch-all, with backtracking when a branch
+/// dead-ends; the result does not depend on the order of the entries. Case-sensitive literals are tried before
+/// case-insensitive ones. A lookup hashes each segment once per visit and follows one hash-table probe per
+/// literal level, so its cost grows with the path length, not with the number of entries.
+///
+/// Entries whose patterns have the same ``Pattern/shape(caseInsensitive:)`` land on the same slot: the first
+/// one given wins. Callers that must refuse such duplicates check shapes before building.
+public struct SegmentTrie<Value: Sendable>: Sendable {
+    /// One pattern and the value it leads to.
+    public struct Entry: Sendable {
+        public var pattern: Pattern
+        public var value: Value
+        /// Whether this entry's literal segments compare case-insensitively (lower-cased); parameter values
+        /// always keep their case.
+        public var caseInsensitive: Bool
+
+        public init(_ pattern: Pattern, _ value: Value, caseInsensitive: Bool = false) {
+            self.pattern = pattern
+            self.value = value
+            self.caseInsensitive = caseInsensitive
+        }
+    }
+
+    /// The entries in the order given; ``Match/index`` points into this.
+    public let entries: [Entry]
+    /// The non-generic matcher (generic code called from another module would run unspecialised).
+    @usableFromInline let index: SegmentIndex
+
+    /// An empty trie that matches nothing.
+    public init() {
+        self.init([])
+    }
+
+    /// Builds the trie of `entries`.
+    public init(_ entries: [Entry]) {
+        var builder = SegmentTrieBuilder()
+        for (index, entry) in entries.enumerated() {
+            builder.insert(entry.pattern, entry: Int32(index), caseInsensitive: entry.caseInsensitive)
+        }
+        self.entries = entries
+        self.index = builder.freeze()
+    }
+
+    /// The number of entries.
+    @inlinable public var count: Int { entries.count }
+}

@@ -1,0 +1,110 @@
+extension Location {
+    /// Canonicalises what a client sent (API.md §2).
+    ///
+    /// - A bare path (`/users/42?tab=posts`; a leading `/` is optional) is taken as it is.
+    /// - `http`/`https` URLs: the host is recorded in ``host`` (for a host allow-list) and is not a segment.
+    /// - Any other scheme (`myapp://users/42`): the authority is the first path segment → `/users/42`;
+    ///   without `//` (`myapp:users/42`) the rest is the path.
+    /// - The fragment is dropped; the query is parsed by ``Query/init(parsing:)``.
+    /// - The path is split on `/`, empty segments are dropped, and each segment is percent-decoded separately as
+    ///   UTF-8 (`%2F` stays inside its segment). `.` and `..` are ordinary segments.
+    ///
+    /// Empty text, raw control characters anywhere, a malformed escape, escapes that do not decode to UTF-8 and
+    /// decoded control characters in the path are `invalid_url` (details `location`, `reason`).
+    public init(_ text: String) throws(LinkError) {
+        var text = text
+        self = try text.withUTF8Buffer { (bytes) throws(LinkError) -> Location in try Location(bytes: bytes) }
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) throws(LinkError) {
+        func fail(_ reason: String) -> LinkError {
+            let text = String(decoding: bytes, as: UTF8.self)
+            return LinkError(
+                .invalidURL, "Invalid location '\(text)': \(reason)",
+                details: ["location": .string(text), "reason": .string(reason)])
+        }
+        if bytes.isEmpty { throw fail("the location is empty") }
+        if PercentCoding.containsControl(bytes) { throw fail("control characters are not allowed") }
+
+        let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+        let queryStart = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) ?? end
+        var pathStart = 0
+        var scheme: String?
+        var host: String?
+        var segments: [String] = []
+
+        if let colon = Location.schemeEnd(bytes[..<queryStart]) {
+            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self).lowercased()
+            scheme = name
+            pathStart = colon + 1
+            if queryStart - pathStart >= 2 && bytes[pathStart] == UInt8(ascii: "/")
+                && bytes[pathStart + 1] == UInt8(ascii: "/")
+            {
+                let authorityStart = pathStart + 2
+                let authorityEnd = bytes[authorityStart..<queryStart].firstIndex(of: UInt8(ascii: "/")) ?? queryStart
+                let authority = UnsafeBufferPointer(rebasing: bytes[authorityStart..<authorityEnd])
+                pathStart = authorityEnd
+                if name == "http" || name == "https" {
+                    host = Location.hostName(authority)
+                } else if !authority.isEmpty {
+                    segments.append(try Location.decodeSegment(authority, fail: fail))
+                }
+            }
+        }
+        segments.reserveCapacity(segments.count + bytes[pathStart..<queryStart].count { $0 == UInt8(ascii: "/") } + 1)
+        var segmentStart = pathStart
+        for index in pathStart...queryStart where index == queryStart || bytes[index] == UInt8(ascii: "/") {
+            if index > segmentStart {
+                let raw = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
+                segments.append(try Location.decodeSegment(raw, fail: fail))
+            }
+            segmentStart = index + 1
+        }
+        let query =
+            queryStart < end ? try Query(bytes: UnsafeBufferPointer(rebasing: bytes[(queryStart + 1)..<end])) : Query()
+        self.init(segments: segments, query: query, scheme: scheme, host: host)
+    }
+
+    private static func decodeSegment(_ raw: UnsafeBufferPointer<UInt8>, fail: (String) -> LinkError)
+        throws(LinkError) -> String
+    {
+        do {
+            return try PercentCoding.decode(raw, allowControls: false)
+        } catch .malformedEscape {
+            throw fail("malformed percent-escape")
+        } catch .invalidUTF8 {
+            throw fail("percent-escapes do not decode to UTF-8")
+        } catch {
+            throw fail("a path segment decodes to a control character")
+        }
+    }
+
+    /// The index of the `:` ending a scheme (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`), if the text
+    /// starts with one.
+    private static func schemeEnd(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        guard let first = bytes.first, isLetter(first) else { return nil }
+        for index in bytes.indices.dropFirst() {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ":") { return index }
+            let allowed =
+                isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            if !allowed { return nil }
+        }
+        return nil
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+
+    /// The host of an authority: user info (up to the last `@`) and port removed, lower-cased.
+    private static func hostName(_ authority: UnsafeBufferPointer<UInt8>) -> String {
+        var start = 0
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { start = at + 1 }
+        var end = authority.count
+        let closingBracket = authority[start...].lastIndex(of: UInt8(ascii: "]")) ?? start
+        if let colon = authority[closingBracket..<end].lastIndex(of: UInt8(ascii: ":")) { end = colon }
+        return String(decoding: UnsafeBufferPointer(rebasing: authority[start..<end]), as: UTF8.self).lowercased()
+    }
+}

@@ -1,0 +1,71 @@
+/// A location in canonical form (API.md §2): decoded path segments and a parsed query.
+///
+/// Parsing (``init(_:)``) accepts a bare path or a full URL; the canonical text (``description``) re-encodes
+/// each segment with the path-segment encoding, so it is ASCII, unambiguous (a segment's `/` is `%2F`) and reads
+/// back to the same segments.
+public struct Location: Sendable, Hashable, CustomStringConvertible {
+    /// The decoded path segments; empty for `/`. Never holds an empty segment.
+    public let segments: [String]
+    /// The parsed query.
+    public let query: Query
+    /// The lower-cased scheme of a full URL; `nil` for a bare path.
+    public let scheme: String?
+    /// The lower-cased host of an `http`/`https` URL, without user info or port; `nil` otherwise (a custom
+    /// scheme's host is the first segment).
+    public let host: String?
+
+    /// A location from decoded segments (empty segments are dropped) and a query.
+    public init(segments: [String], query: Query = Query()) {
+        self.init(segments: segments.filter { !$0.isEmpty }, query: query, scheme: nil, host: nil)
+    }
+
+    init(segments: [String], query: Query, scheme: String?, host: String?) {
+        self.segments = segments
+        self.query = query
+        self.scheme = scheme
+        self.host = host
+    }
+
+    /// The canonical path: `/` + encoded segments joined with `/` (`/users/42`, `/a%2Fb`, `/`).
+    public var path: String {
+        var output: [UInt8] = []
+        encodePath(into: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The canonical location: path, then `?` and the encoded query when there is one (`/users/42?tab=posts`).
+    public var description: String {
+        var output: [UInt8] = []
+        encodePath(into: &output)
+        if !query.isEmpty {
+            output.append(UInt8(ascii: "?"))
+            query.encode(into: &output)
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The canonical path of the first `count` segments (a parent route's part of the location).
+    public func path(prefix count: Int) -> String {
+        var output: [UInt8] = []
+        Location.encodePath(segments.prefix(count), into: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The same location with another query.
+    public func with(query: Query) -> Location {
+        Location(segments: segments, query: query, scheme: scheme, host: host)
+    }
+
+    private func encodePath(into output: inout [UInt8]) {
+        Location.encodePath(segments[...], into: &output)
+    }
+
+    static func encodePath(_ segments: ArraySlice<String>, into output: inout [UInt8]) {
+        if segments.isEmpty { output.append(UInt8(ascii: "/")) }
+        output.reserveCapacity(output.count + segments.reduce(0) { $0 + $1.utf8.count + 1 } + 16)
+        for segment in segments {
+            output.append(UInt8(ascii: "/"))
+            PercentCoding.encode(segment, allowing: .pathSegment, into: &output)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// A route, resource or event pattern (API.md §2): an absolute path of literal, `:parameter` and final `*catchAll`
+/// segments, parsed and validated once.
+///
+/// Two patterns that differ only in parameter names have the same ``shape`` and are the same pattern for
+/// conflicts and for addressing (`/u/:x` addresses `/u/:id`). ``description`` is the canonical text.
+public struct Pattern: Sendable, Hashable, CustomStringConvertible {
+    /// The most segments a pattern may have (deeper patterns are `invalid_pattern`).
+    public static let maximumSegments = 255
+
+    /// The segments, root first; empty for the root pattern `/`.
+    public let segments: [PatternSegment]
+    /// Parameter and catch-all names in pattern order.
+    public let parameterNames: [String]
+    /// The segment index of each parameter, in pattern order (precomputed for matching).
+    private let parameterPositions: [Int]
+    /// The canonical text, e.g. `/users/:id/files/*path`; `/` for the root.
+    public let description: String
+
+    /// Builds a pattern from already validated segments.
+    init(validated segments: [PatternSegment]) {
+        self.segments = segments
+        var names: [String] = []
+        var positions: [Int] = []
+        for (index, segment) in segments.enumerated() {
+            if let name = segment.parameterName {
+                names.append(name)
+                positions.append(index)
+            }
+        }
+        parameterNames = names
+        parameterPositions = positions
+        description = segments.isEmpty ? "/" : segments.reduce(into: "") { $0 += "/" + $1.text }
+    }
+
+    /// Whether the last segment is a catch-all.
+    public var endsWithCatchAll: Bool {
+        if case .catchAll = segments.last { return true }
+        return false
+    }
+
+    /// The key that identifies a pattern regardless of its parameter names: `/users/:/files/*`.
+    ///
+    /// With `caseInsensitive`, literals are lower-cased, as the matcher compares them.
+    public func shape(caseInsensitive: Bool = false) -> String {
+        if segments.isEmpty { return "/" }
+        var key = ""
+        for segment in segments {
+            switch segment {
+            case .parameter: key += "/:"
+            case .catchAll: key += "/*"
+            case .literal:
+                key += "/" + (caseInsensitive ? segment.text.lowercased() : segment.text)
+            }
+        }
+        return key
+    }
+
+    /// The parameter values a location's decoded `segments` give this pattern, in pattern order.
+    ///
+    /// `segments` should be a match of this pattern (a value past the end of `segments` is empty). A catch-all's
+    /// value is its decoded segments joined with `/`.
+    public func parameters(in segments: [String]) -> PathParameters {
+        if parameterPositions.isEmpty { return PathParameters() }
+        var values: [String] = []
+        values.reserveCapacity(parameterPositions.count)
+        for position in parameterPositions {
+            if position >= segments.count {
+                values.append("")
+            } else if case .catchAll = self.segments[position] {
+                values.append(segments[position...].joined(separator: "/"))
+            } else {
+                values.append(segments[position])
+            }
+        }
+        return PathParameters(names: parameterNames, values: values)
+    }
+}

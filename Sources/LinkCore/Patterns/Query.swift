@@ -1,0 +1,98 @@
+import OrderedCollections
+
+/// One `key=value` item of a query, both decoded.
+public struct QueryItem: Sendable, Hashable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A location's query (API.md §2): every item in order, and a map where the last duplicate wins.
+public struct Query: Sendable, Hashable {
+    /// Every item in order, duplicates included (`queryItems` in the API).
+    public var items: [QueryItem]
+
+    public init(_ items: [QueryItem] = []) {
+        self.items = items
+    }
+
+    public var isEmpty: Bool { items.isEmpty }
+
+    /// Key → value where the last duplicate wins, keys in order of first appearance (`query` in the API).
+    public var map: OrderedDictionary<String, String> {
+        var map = OrderedDictionary<String, String>(minimumCapacity: items.count)
+        for item in items { map[item.name] = item.value }
+        return map
+    }
+
+    /// The encoded query without the leading `?`: `tab=posts&q=a%26b`; empty for no items.
+    ///
+    /// Keys and values use the query-component encoding; an empty value is written as the bare key (`k`, which
+    /// reads back as `k` → `""`); an item with an empty key and value is left out.
+    public var encoded: String {
+        var output: [UInt8] = []
+        encode(into: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    func encode(into output: inout [UInt8]) {
+        var first = true
+        for item in items where !(item.name.isEmpty && item.value.isEmpty) {
+            if !first { output.append(UInt8(ascii: "&")) }
+            first = false
+            PercentCoding.encode(item.name, allowing: .queryComponent, into: &output)
+            if !item.value.isEmpty {
+                output.append(UInt8(ascii: "="))
+                PercentCoding.encode(item.value, allowing: .queryComponent, into: &output)
+            }
+        }
+    }
+}
+
+extension Query {
+    /// Parses a raw query (without `?`): split on `&`, the first `=` separates key and value, both are
+    /// percent-decoded as UTF-8, `+` is a literal plus, a key without `=` has the value `""`, and empty items
+    /// (`a=1&&b=2`, a bare `=`) are skipped. Decoded control characters are kept (they are data here).
+    ///
+    /// A malformed escape or invalid UTF-8 is `invalid_url`.
+    public init(parsing raw: String) throws(LinkError) {
+        var raw = raw
+        self = try raw.withUTF8Buffer { (buffer) throws(LinkError) -> Query in try Query(bytes: buffer) }
+    }
+
+    init(bytes: UnsafeBufferPointer<UInt8>) throws(LinkError) {
+        var items: [QueryItem] = []
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: "&") { end += 1 }
+            // Empty items (`a=1&&b=2`) and bare `=` carry nothing and are skipped.
+            if end > start && !(end == start + 1 && bytes[start] == UInt8(ascii: "=")) {
+                var equals = start
+                while equals < end && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+                let name = try Query.decode(UnsafeBufferPointer(rebasing: bytes[start..<equals]))
+                let value =
+                    equals < end ? try Query.decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end])) : ""
+                items.append(QueryItem(name, value))
+            }
+            start = end + 1
+        }
+        self.init(items)
+    }
+
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(LinkError) -> String {
+        do {
+            return try PercentCoding.decode(bytes, allowControls: true)
+        } catch {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let reason = error == .malformedEscape ? "malformed percent-escape" : "escapes do not decode to UTF-8"
+            throw LinkError(
+                .invalidURL, "Invalid query component '\(text)': \(reason)",
+                details: ["component": .string(text), "reason": .string(reason)])
+        }
+    }
+}

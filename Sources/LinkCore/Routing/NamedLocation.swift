@@ -1,0 +1,77 @@
+import OrderedCollections
+
+/// A location given by route name: `{"name", "params", "query"}` (`POST /v1/locate`, resolve by name).
+public struct NamedLocation: Sendable, Hashable {
+    public var name: String
+    public var params: ParameterValues
+    /// Query items in order.
+    public var query: [QueryItem]
+
+    public init(name: String, params: ParameterValues = [:], query: [QueryItem] = []) {
+        self.name = name
+        self.params = params
+        self.query = query
+    }
+
+    /// Decodes a `POST /v1/locate` body; unknown fields and wrong types are `invalid_request`.
+    public init(json: JSONValue) throws(LinkError) {
+        let fields = try JSONFields(json, path: "")
+        try fields.rejectUnknown(["name", "params", "query"])
+        try self.init(fields: fields)
+    }
+
+    /// Reads `name` (required), `params` and `query` from a request object.
+    ///
+    /// `params` is an object whose values are strings, or numbers and booleans taken as their JSON text.
+    /// `query` is an object (a value may be an array, giving one item per element) or an array of
+    /// `[key, value]` pairs (to repeat keys in any order).
+    init(fields: JSONFields) throws(LinkError) {
+        name = try fields.requiredString("name")
+        params = [:]
+        if let value = fields["params"], !value.isNull {
+            guard case .object(let object) = value else { throw fields.mismatch("params", "an object", value) }
+            for (key, value) in object {
+                params[key] = try NamedLocation.text(value, field: fields.field("params") + "." + key)
+            }
+        }
+        query = try NamedLocation.queryItems(fields, "query")
+    }
+
+    static func queryItems(_ fields: JSONFields, _ key: String) throws(LinkError) -> [QueryItem] {
+        guard let value = fields[key], !value.isNull else { return [] }
+        let field = fields.field(key)
+        var items: [QueryItem] = []
+        switch value {
+        case .object(let object):
+            for (name, value) in object {
+                if case .array(let values) = value {
+                    for (index, element) in values.enumerated() {
+                        items.append(QueryItem(name, try text(element, field: "\(field).\(name)[\(index)]")))
+                    }
+                } else {
+                    items.append(QueryItem(name, try text(value, field: field + "." + name)))
+                }
+            }
+        case .array(let pairs):
+            for (index, pair) in pairs.enumerated() {
+                guard case .array(let parts) = pair, parts.count == 2, case .string(let name) = parts[0] else {
+                    throw JSONFields.wrongType(
+                        "\(field)[\(index)]", expected: "a [key, value] pair", got: pair, code: .invalidRequest)
+                }
+                items.append(QueryItem(name, try text(parts[1], field: "\(field)[\(index)]")))
+            }
+        default:
+            throw fields.mismatch(key, "an object or an array of [key, value] pairs", value)
+        }
+        return items
+    }
+
+    /// A scalar as text: a string as is, a number or boolean as its JSON text.
+    static func text(_ value: JSONValue, field: String) throws(LinkError) -> String {
+        switch value {
+        case .string(let string): return string
+        case .int, .double, .bool: return value.encodedString()
+        default: throw JSONFields.wrongType(field, expected: "a string", got: value, code: .invalidRequest)
+        }
+    }
+}

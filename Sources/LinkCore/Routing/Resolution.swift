@@ -1,0 +1,86 @@
+/// The answer to a resolve (API.md §3): the final location, its route and parameters, the chain of routes
+/// root → leaf, the redirects taken, and the `sameRoute` hint.
+public struct Resolution: Sendable {
+    /// One route of the matched chain, with the part of the location it matched.
+    public struct MatchedRoute: Sendable, Hashable {
+        public let pattern: Pattern
+        public let name: String?
+        /// The canonical path this route matched (a parent's prefix of the final path).
+        public let location: String
+
+        public init(pattern: Pattern, name: String?, location: String) {
+            self.pattern = pattern
+            self.name = name
+            self.location = location
+        }
+    }
+
+    /// One redirect taken: from which location to which, by which rule of which route.
+    public struct Redirect: Sendable, Hashable {
+        public let from: String
+        public let to: String
+        /// The name of the route declaring the rule (`nil` when it has none).
+        public let route: String?
+        /// The rule's index in that route's `redirect` list.
+        public let rule: Int
+
+        public init(from: String, to: String, route: String?, rule: Int) {
+            self.from = from
+            self.to = to
+            self.route = route
+            self.rule = rule
+        }
+    }
+
+    /// The final location, after redirects.
+    public let location: Location
+    /// The index of the leaf route in the table the resolution came from.
+    public let routeIndex: Int
+    /// The leaf route.
+    public let route: Route
+    public let params: PathParameters
+    /// The chain root → leaf.
+    public let matches: [MatchedRoute]
+    public let redirects: [Redirect]
+    /// Set only when `current` was given and resolves (without redirects) to the same leaf route.
+    public let sameRoute: SameRoutePolicy?
+}
+
+extension Resolution {
+    /// The response body of `POST /v1/resolve`, keys in API.md order; `sameRoute` only when set.
+    public func json() -> JSONValue {
+        var object: JSONObject = [
+            "location": .string(location.description),
+            "path": .string(location.path),
+            "route": [
+                "name": route.name.map(JSONValue.string) ?? .null, "pattern": .string(route.pattern.description),
+            ],
+            "params": params.json(),
+            "query": .object(location.query.map.mapValues(JSONValue.string)),
+            "queryItems": .array(location.query.items.map { [.string($0.name), .string($0.value)] }),
+            "destination": route.destination,
+            "presentation": route.presentation.map(JSONValue.string) ?? .null,
+            "matches": .array(matches.map(\.json)),
+            "redirects": .array(redirects.map(\.json)),
+        ]
+        if let sameRoute { object["sameRoute"] = .string(sameRoute.rawValue) }
+        return .object(object)
+    }
+}
+
+extension Resolution.MatchedRoute {
+    /// `{"pattern", "name", "location"}`.
+    public var json: JSONValue {
+        [
+            "pattern": .string(pattern.description), "name": name.map(JSONValue.string) ?? .null,
+            "location": .string(location),
+        ]
+    }
+}
+
+extension Resolution.Redirect {
+    /// `{"from", "to", "route", "rule"}`.
+    public var json: JSONValue {
+        ["from": .string(from), "to": .string(to), "route": route.map(JSONValue.string) ?? .null, "rule": .int(rule)]
+    }
+}

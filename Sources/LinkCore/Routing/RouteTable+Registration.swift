@@ -1,0 +1,101 @@
+extension RouteTable {
+    /// Registers a route tree, all or nothing, and returns its routes root first (`POST /v1/routes`).
+    ///
+    /// - Throws: `invalid_pattern`, `invalid_rule` (a template naming a parameter the route does not have),
+    ///   `route_conflict` (details `pattern`, existing `name`, `existingPattern`, `existingSource`) when a route
+    ///   already has the same pattern — parameter names ignored, and for two case-insensitive routes, case
+    ///   too — and `name_conflict` (details `name`, existing `pattern`) when the name is taken. The table is
+    ///   unchanged on error.
+    @discardableResult
+    public mutating func register(_ definition: RouteDefinition, source: RouteSource) throws(LinkError)
+        -> [RegisteredRoute]
+    {
+        var copy = self
+        var registered: [RegisteredRoute] = []
+        try copy.append(definition, parent: nil, source: source, field: "", registered: &registered)
+        copy.rebuild()
+        self = copy
+        return registered
+    }
+
+    /// Replaces every route of `source` with the trees `definitions`, atomically (`PUT /v1/routes`).
+    @discardableResult
+    public mutating func replaceRoutes(from source: RouteSource, with definitions: [RouteDefinition])
+        throws(LinkError) -> [RegisteredRoute]
+    {
+        var copy = self
+        copy.removeAll { $0.source == source }
+        copy.rebuild()
+        var registered: [RegisteredRoute] = []
+        for (index, definition) in definitions.enumerated() {
+            try copy.append(definition, parent: nil, source: source, field: "routes[\(index)]", registered: &registered)
+        }
+        copy.rebuild()
+        self = copy
+        return registered
+    }
+
+    /// Appends `definition` and its children after checking each against the table so far.
+    private mutating func append(
+        _ definition: RouteDefinition, parent: Int?, source: RouteSource, field: String,
+        registered: inout [RegisteredRoute]
+    ) throws(LinkError) {
+        let pattern: Pattern
+        if let parent {
+            pattern = try routes[parent].pattern.appending(definition.path)
+        } else {
+            pattern = try Pattern(definition.path)
+        }
+        let caseInsensitive = definition.caseInsensitive ?? parent.map { routes[$0].caseInsensitive } ?? false
+        var own = definition
+        own.routes = []
+        own.redirect = []
+        for (index, rule) in definition.redirect.enumerated() {
+            let ruleField = (field.isEmpty ? "" : field + ".") + "redirect[\(index)]"
+            own.redirect.append(try rule.validated(against: pattern, field: ruleField))
+        }
+        let route = Route(
+            pattern: pattern, source: source, definition: own, caseInsensitive: caseInsensitive,
+            parentIndex: parent, chain: [])
+        try checkConflicts(route)
+
+        let index = routes.count
+        routes.append(route)
+        if let name = route.name { byName[name] = index }
+        byShape[pattern.shape()] = index
+        if caseInsensitive { byFoldedShape[route.foldedShape] = index }
+        registered.append(RegisteredRoute(name: route.name, pattern: pattern))
+
+        for (childIndex, child) in definition.routes.enumerated() {
+            let childField = (field.isEmpty ? "" : field + ".") + "routes[\(childIndex)]"
+            try append(child, parent: index, source: source, field: childField, registered: &registered)
+        }
+    }
+
+    private func checkConflicts(_ route: Route) throws(LinkError) {
+        let existing =
+            byShape[route.pattern.shape()] ?? (route.caseInsensitive ? byFoldedShape[route.foldedShape] : nil)
+        if let existing {
+            let other = routes[existing]
+            let newName = route.name.map { "'\($0)' " } ?? ""
+            let otherName = other.name.map { "'\($0)' " } ?? ""
+            throw LinkError(
+                .routeConflict,
+                "Route \(newName)(\(route.pattern)) conflicts with \(other.source.rawValue) route \(otherName)(\(other.pattern))",
+                details: [
+                    "pattern": .string(route.pattern.description),
+                    "name": other.name.map(JSONValue.string) ?? .null,
+                    "existingPattern": .string(other.pattern.description),
+                    "existingSource": .string(other.source.rawValue),
+                ])
+        }
+        if let name = route.name, let existing = byName[name] {
+            throw LinkError(
+                .nameConflict, "The name '\(name)' is already bound to \(routes[existing].pattern)",
+                details: [
+                    "name": .string(name), "pattern": .string(routes[existing].pattern.description),
+                    "requestedPattern": .string(route.pattern.description),
+                ])
+        }
+    }
+}

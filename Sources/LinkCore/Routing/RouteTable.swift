@@ -1,0 +1,73 @@
+/// The routes of the service as an immutable value (ARCHITECTURE.md): change a copy, then swap the snapshot.
+///
+/// Every change rebuilds the name and pattern indexes and the ``SegmentTrie`` from the route list, so a
+/// lookup never pays for a change. Routes are listed in registration order, each tree root first then its
+/// children depth-first (config routes first after a `replaceRoutes`).
+public struct RouteTable: Sendable {
+    /// Every route, flattened; a parent always comes before its children.
+    public internal(set) var routes: [Route] = []
+    var byName: [String: Int] = [:]
+    /// Shape with parameter names ignored → route.
+    var byShape: [String: Int] = [:]
+    /// Lower-cased shape of case-insensitive routes → route.
+    var byFoldedShape: [String: Int] = [:]
+    var trie = SegmentTrie<Int>()
+
+    /// An empty table.
+    public init() {}
+
+    /// The number of routes.
+    public var count: Int { routes.count }
+
+    /// The route named `name`.
+    public func route(named name: String) -> Route? {
+        byName[name].map { routes[$0] }
+    }
+
+    /// The index of the route named `name`.
+    public func index(named name: String) -> Int? { byName[name] }
+
+    /// The route registered under `pattern` (parameter names ignored; case ignored for a case-insensitive
+    /// route).
+    public func index(of pattern: Pattern) -> Int? {
+        byShape[pattern.shape()] ?? byFoldedShape[pattern.shape(caseInsensitive: true)]
+    }
+
+    /// The best route for a location and its parameters; `nil` when none matches.
+    public func match(_ location: Location) -> (index: Int, params: PathParameters)? {
+        // Trie entries are the routes, in order: the entry index is the route index.
+        guard let index = trie.firstIndex(matching: location.segments) else { return nil }
+        return (index, routes[index].pattern.parameters(in: location.segments))
+    }
+
+    /// The location of the route named `name` with `params` and `query` (`POST /v1/locate`).
+    ///
+    /// - Throws: `unknown_name`, or the ``LocationBuilder`` errors (`missing_params`, `unexpected_params`).
+    public func location(
+        named name: String, params: ParameterValues, query: [QueryItem] = []
+    ) throws(LinkError) -> Location {
+        guard let route = route(named: name) else {
+            throw LinkError(.unknownName, "No route is named '\(name)'", details: ["name": .string(name)])
+        }
+        return try LocationBuilder.location(for: route.pattern, params: params, query: query)
+    }
+
+    /// Recomputes chains, indexes and the trie from ``routes``.
+    mutating func rebuild() {
+        byName = [:]
+        byShape = [:]
+        byFoldedShape = [:]
+        var entries: [SegmentTrie<Int>.Entry] = []
+        entries.reserveCapacity(routes.count)
+        for index in routes.indices {
+            let route = routes[index]
+            let chain = (route.parentIndex.map { routes[$0].chain } ?? []) + [index]
+            if chain != route.chain { routes[index] = route.moved(parentIndex: route.parentIndex, chain: chain) }
+            if let name = route.name { byName[name] = index }
+            byShape[route.pattern.shape()] = index
+            if route.caseInsensitive { byFoldedShape[route.foldedShape] = index }
+            entries.append(.init(route.pattern, index, caseInsensitive: route.caseInsensitive))
+        }
+        trie = SegmentTrie(entries)
+    }
+}

@@ -1,0 +1,119 @@
+import LinkCore
+import Testing
+
+@Suite struct LocationTests {
+    @Test(arguments: [
+        ("/users/42", ["users", "42"], "/users/42"),
+        ("/users/42?tab=posts", ["users", "42"], "/users/42"),
+        ("users/42", ["users", "42"], "/users/42"),
+        ("/", [], "/"),
+        ("//users//42/", ["users", "42"], "/users/42"),
+        ("/users/42/", ["users", "42"], "/users/42"),
+        ("/users/42#top", ["users", "42"], "/users/42"),
+        ("/a?b#c?d", ["a"], "/a"),
+        ("?x=1", [], "/"),
+        ("#frag", [], "/"),
+        ("/a%2Fb/c", ["a/b", "c"], "/a%2Fb/c"),
+        (
+            "/city/school/清华大学/class/123", ["city", "school", "清华大学", "class", "123"],
+            "/city/school/%E6%B8%85%E5%8D%8E%E5%A4%A7%E5%AD%A6/class/123"
+        ),
+        (
+            "/city/school/%E6%B8%85%E5%8D%8E%E5%A4%A7%E5%AD%A6/class/123",
+            ["city", "school", "清华大学", "class", "123"],
+            "/city/school/%E6%B8%85%E5%8D%8E%E5%A4%A7%E5%AD%A6/class/123"
+        ),
+        ("/a%20b/+/%2B", ["a b", "+", "+"], "/a%20b/+/+"),
+        ("/%7Euser/a~b", ["~user", "a~b"], "/~user/a~b"),
+        ("/./..", [".", ".."], "/./.."),
+        (
+            "/url/https%3A%2F%2Fexample.com%2Fx%3Fy%3D1", ["url", "https://example.com/x?y=1"],
+            "/url/https:%2F%2Fexample.com%2Fx%3Fy=1"
+        ),
+    ])
+    func canonicalisesBarePaths(text: String, segments: [String], path: String) throws {
+        let location = try Location(text)
+        #expect(location.segments == segments)
+        #expect(location.path == path)
+        #expect(location.scheme == nil && location.host == nil)
+        // The canonical text reads back to the same location.
+        #expect(try Location(location.description) == location)
+    }
+
+    @Test(arguments: [
+        ("https://example.com/users/42?tab=posts", "https", "example.com", ["users", "42"]),
+        ("http://Example.COM:8080/users/42", "http", "example.com", ["users", "42"]),
+        ("HTTPS://user:pw@example.com/a", "https", "example.com", ["a"]),
+        ("https://[::1]:8443/a", "https", "[::1]", ["a"]),
+        ("https://example.com", "https", "example.com", []),
+        ("https://example.com?x=1", "https", "example.com", []),
+        ("https://example.com#x", "https", "example.com", []),
+    ])
+    func keepsTheHostOfWebURLsAside(text: String, scheme: String, host: String, segments: [String]) throws {
+        let location = try Location(text)
+        #expect(location.scheme == scheme)
+        #expect(location.host == host)
+        #expect(location.segments == segments)
+    }
+
+    @Test(arguments: [
+        ("myapp://users/42", ["users", "42"]),
+        ("myapp://users/42?tab=posts#x", ["users", "42"]),
+        ("MyApp://Users/42", ["Users", "42"]),
+        ("myapp://users", ["users"]),
+        ("myapp://", []),
+        ("myapp:users/42", ["users", "42"]),
+        ("myapp:/users/42", ["users", "42"]),
+        ("my.app+x-y://city/%E6%B8%85%E5%8D%8E", ["city", "清华"]),
+        ("myapp://a%2Fb/c", ["a/b", "c"]),
+    ])
+    func customSchemesKeepTheHostAsFirstSegment(text: String, segments: [String]) throws {
+        let location = try Location(text)
+        #expect(location.segments == segments)
+        #expect(location.host == nil)
+        #expect(location.scheme != nil)
+    }
+
+    @Test func parsesTheQuery() throws {
+        let location = try Location("/users/42?tab=posts&x")
+        #expect(location.query.items == [QueryItem("tab", "posts"), QueryItem("x", "")])
+        #expect(location.description == "/users/42?tab=posts&x")
+    }
+
+    @Test(arguments: [
+        ("", "the location is empty"),
+        ("/a/%", "malformed percent-escape"),
+        ("/a/%2", "malformed percent-escape"),
+        ("/a/%G0", "malformed percent-escape"),
+        ("/a/%C3%28", "do not decode to UTF-8"),
+        ("/a/%FF", "do not decode to UTF-8"),
+        ("/a/%00", "control character"),
+        ("/a/%0A", "control character"),
+        ("/a/%7F", "control character"),
+        ("/a/%C2%85", "control character"),
+        ("/a\n", "control characters are not allowed"),
+        ("/a\u{7F}", "control characters are not allowed"),
+        ("/a?x=\t", "control characters are not allowed"),
+        ("/a#\u{0}", "control characters are not allowed"),
+        ("/a?x=%", "malformed percent-escape"),
+        ("/a?%FF=1", "escapes do not decode to UTF-8"),
+        ("myapp://%zz/x", "malformed percent-escape"),
+    ])
+    func rejectsInvalidLocations(text: String, reason: String) {
+        let error = #expect(throws: LinkError.self) { try Location(text) }
+        #expect(error?.code == .invalidURL)
+        #expect(error?.message.contains(reason) == true, "\(String(describing: error))")
+    }
+
+    @Test func decodedControlsAreAllowedInQueryValues() throws {
+        #expect(try Location("/a?text=line1%0Aline2").query.map["text"] == "line1\nline2")
+    }
+
+    @Test func buildsFromSegments() {
+        let location = Location(segments: ["a/b", "", "清华"], query: Query([QueryItem("q", "a&b")]))
+        #expect(location.segments == ["a/b", "清华"])
+        #expect(location.description == "/a%2Fb/%E6%B8%85%E5%8D%8E?q=a%26b")
+        #expect(location.path(prefix: 1) == "/a%2Fb")
+        #expect(location.path(prefix: 0) == "/")
+    }
+}
