@@ -12,6 +12,7 @@ final class Application: Sendable {
     let service: Service
     let daemon: Daemon
     let metrics = ServiceMetrics()
+    let routes: RouteRegistry
     /// Every endpoint served, for documentation checks.
     let endpointList: [Endpoint]
 
@@ -20,16 +21,21 @@ final class Application: Sendable {
         self.config = config
         self.logger = logger
         store = try SQLiteStore(directory: config.dataDir)
+        routes = try RouteRegistry(
+            configRoutes: try RoutesFile.load(config.routesFile), store: store,
+            hosts: config.linkHosts.map(HostAllowList.init), redirectLimit: config.redirectLimit)
         let readiness = ReadinessFlag()
         var endpoints: [Endpoint] = []
         endpoints += OperationsEndpoints(stage: { readiness.value }, metrics: metrics).endpoints
         endpoints += RuleEndpoints.endpoints
+        endpoints += RouteEndpoints(registry: routes, metrics: metrics).endpoints
         endpointList = endpoints
         service = Service(
             endpoints: endpoints, auth: TokenCheck(adminToken: config.adminToken, readToken: config.readToken),
             logger: logger, accessLogLevel: config.accessLogLevel)
         daemon = Daemon(settings: config.server, handler: service)
         service.observe { [metrics] in metrics.record($0) }
+        metrics.gauge("linkserver_routes") { [routes] in routes.count }
         readinessFlag = readiness
     }
 
