@@ -34,6 +34,7 @@ final class SQLiteStore: Store {
                 t.column("definition", .text).notNull()
             }
         }
+        registerEventMigrations(&migrator)
         return migrator
     }
 

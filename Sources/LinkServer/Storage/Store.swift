@@ -10,6 +10,11 @@ protocol Store: Sendable {
     /// Replaces every API-registered route tree at once.
     func replaceRouteTrees(_ trees: [JSONValue]) throws
 
+    /// Registered event types with their names, in registration order.
+    func loadEventTypes() throws -> [EventType]
+    /// Adds event types, or records a name given to an existing one (matched by pattern shape).
+    func saveEventTypes(_ types: [EventType]) throws
+
     /// A small durable key/value map for counters and markers.
     func meta(_ key: String) throws -> String?
     func setMeta(_ key: String, _ value: String) throws

@@ -19,7 +19,7 @@ import Testing
     static let login: JSONValue = ["path": "/login", "name": "login"]
 
     @Test func registerListGetAndDelete() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             let created = try client.post("/v1/routes", Self.user)
             #expect(created.status == 201)
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func deleteByPatternIgnoresParameterNames() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             _ = try client.post("/v1/routes", ["path": "/a/:x"])
             #expect(try client.request("DELETE", "/v1/routes?pattern=/a/:other").status == 204)
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func conflictsAndInvalidDefinitions() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             _ = try client.post("/v1/routes", Self.user)
             let samePattern = try client.post("/v1/routes", ["path": "/users/:uid", "name": "other"])
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func putReplacesEveryAPIRoute() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             _ = try client.post("/v1/routes", Self.user)
             let replaced = try client.request("PUT", "/v1/routes", json: ["routes": [Self.login, ["path": "/b"]]])
@@ -117,7 +117,7 @@ import Testing
     }
 
     @Test func resolveByURLAndByName() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             _ = try client.post("/v1/routes", Self.user)
             let resolved = try client.post(
@@ -145,7 +145,7 @@ import Testing
     }
 
     @Test func sameRouteIsReportedForTheCurrentLocation() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             _ = try client.post("/v1/routes", ["path": "/items/:id", "name": "item", "sameRoute": "update"])
             let same = try client.get("/v1/resolve?url=/items/2&current=/items/1")
@@ -158,7 +158,7 @@ import Testing
     }
 
     @Test func redirectErrors() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             _ = try client.post("/v1/routes", Self.user)
             _ = try client.post("/v1/routes", Self.login)
@@ -198,7 +198,7 @@ import Testing
     }
 
     @Test func resolutionErrors() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             _ = try client.post("/v1/routes", Self.user)
             let noMatch = try client.get("/v1/resolve?url=/nowhere")
@@ -213,7 +213,7 @@ import Testing
     }
 
     @Test func locateBuildsEncodedLocations() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             _ = try client.post("/v1/routes", Self.user)
             let located = try client.post(
@@ -246,7 +246,7 @@ import Testing
         let dataDir = TestServer.temporaryDirectory()
         let routesFile = dataDir + "/routes.json"
         try Data(#"{"routes": [{"path": "/login", "name": "login"}]}"#.utf8).write(to: URL(fileURLWithPath: routesFile))
-        try withServer(dataDir: dataDir, { $0.routesFile = routesFile }) { server in
+        try withServer(dataDir: dataDir, { $0.routesFile = routesFile }) { (server) throws in
             let client = server.client()
             #expect(try client.post("/v1/routes", Self.user).status == 201)
             let readOnly = try client.request("DELETE", "/v1/routes/login")
@@ -254,7 +254,7 @@ import Testing
             #expect(readOnly.errorCode == "read_only")
             #expect(try client.get("/v1/routes/login").json?["source"] == "config")
         }
-        try withServer(dataDir: dataDir, { $0.routesFile = routesFile }) { server in
+        try withServer(dataDir: dataDir, { $0.routesFile = routesFile }) { (server) throws in
             let routes = try server.client().get("/v1/routes").json?["routes"]?.arrayValue ?? []
             #expect(routes.map { $0["name"] } == ["login", "user", "userPost"])
         }
