@@ -34,6 +34,7 @@ final class SQLiteStore: Store {
                 t.column("definition", .text).notNull()
             }
         }
+        registerResourceMigration(in: &migrator)
         return migrator
     }
 
