@@ -12,6 +12,7 @@ final class Application: Sendable {
     let service: Service
     let daemon: Daemon
     let metrics = ServiceMetrics()
+    let resources: ResourceState
     /// Every endpoint served, for documentation checks.
     let endpointList: [Endpoint]
 
@@ -24,12 +25,15 @@ final class Application: Sendable {
         var endpoints: [Endpoint] = []
         endpoints += OperationsEndpoints(stage: { readiness.value }, metrics: metrics).endpoints
         endpoints += RuleEndpoints.endpoints
+        resources = try ResourceState(store: store, hosts: config.linkHosts.map(HostAllowList.init))
+        endpoints += ResourceEndpoints(state: resources).endpoints
         endpointList = endpoints
         service = Service(
             endpoints: endpoints, auth: TokenCheck(adminToken: config.adminToken, readToken: config.readToken),
             logger: logger, accessLogLevel: config.accessLogLevel)
         daemon = Daemon(settings: config.server, handler: service)
         service.observe { [metrics] in metrics.record($0) }
+        metrics.gauge("linkserver_resources") { [resources] in resources.snapshot.count }
         readinessFlag = readiness
     }
 
