@@ -13,6 +13,10 @@ import Testing
         #expect(computed.onExists == .fail)
         #expect(computed.name == nil)
         #expect(computed.content == (try .compute(expression: ["var": "x"])))
+        let nullRule = try ResourceCreation(json: ResourceFixtures.json(#"{"path": "/n", "compute": null}"#))
+        #expect(try ResourceRegistry().creating(nullRule).registry.read(at: Location("/n")).value == nil)
+        let whole = try ResourceUpdate(json: ResourceFixtures.json(#"{"name": "n", "value": 1, "ifRevision": 3.0}"#))
+        #expect(whole.ifRevision == 3)
     }
 
     @Test(
