@@ -9,15 +9,14 @@ struct ResourceEndpoints {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint("GET", "/v1/resources", .read) { [state] request, _ in try ResourceEndpoints.read(request, state)
+            Endpoint("GET", "/v1/resources", .read) { [state] request, _ in
+                try ResourceEndpoints.read(request, state)
             },
             Endpoint("POST", "/v1/resources", .write) { [state] request, _ in
                 let creation = try ResourceCreation(json: request.jsonBody())
                 let change = try state.write { try $0.creating(creation) }
-                if case .created = change {
-                    return .now(ResourceEndpoints.resourceResponse(change.resource, status: 201))
-                }
-                return .now(ResourceEndpoints.resourceResponse(change.resource, status: 200))
+                let status = if case .created = change { 201 } else { 200 }
+                return .now(ResourceEndpoints.resourceResponse(change.resource, status: status))
             },
             Endpoint("PATCH", "/v1/resources", .write) { [state] request, _ in
                 let update = try ResourceUpdate(json: request.jsonBody())
