@@ -44,7 +44,9 @@ struct EndpointTable: Sendable {
 
     /// Finds the endpoint for `method` on the raw (percent-encoded) `path`.
     func match(method: String, path: String) -> Match {
-        guard let segments = EndpointTable.segments(of: path), let found = trie.match(segments) else { return .notFound }
+        guard let segments = EndpointTable.segments(of: path), let found = trie.match(segments) else {
+            return .notFound
+        }
         let template = templates[found.value]
         let lookup = method == "HEAD" ? "GET" : method
         guard let endpoint = template.endpoints[lookup] else {

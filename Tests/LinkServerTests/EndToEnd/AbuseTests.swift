@@ -106,7 +106,7 @@ import Testing
                 idle.append(client)
             }
             for _ in 0..<20 { try expectHealthy(server) }
-            idle.forEach { $0.disconnect() }
+            for client in idle { client.disconnect() }
         }
     }
 
