@@ -24,7 +24,7 @@ final class RouteRegistry: Sendable {
         do throws(LinkError) {
             // One replace for every stored tree: registering them one by one would rebuild the table each time.
             let stored = try trees.map { (tree) throws(LinkError) in try RouteDefinition(json: tree) }
-            _ = try table.replaceRoutes(from: .api, with: stored)
+            if !stored.isEmpty { _ = try table.replaceRoutes(from: .api, with: stored) }
         } catch {
             throw ConfigError(
                 "a route kept in the store conflicts with the routes file: \(error.message)"
