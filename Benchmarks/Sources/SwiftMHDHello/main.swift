@@ -1,0 +1,42 @@
+// Bare libmicrohttpd hello-world in Swift: the baseline LinkServer's HTTP costs are compared with in
+// `scripts/bench`. Same daemon flags and options as the service (see CMHD/shim.h), nothing else.
+// Usage: SwiftMHDHello [PORT] [THREADS]; prints `listening on http://127.0.0.1:PORT` on stderr once bound.
+import CMHD
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let port = arguments.first ?? 0
+let threads = arguments.dropFirst().first ?? 2
+
+// Block the stop signals before MHD starts its threads, so they inherit the mask and sigwait gets them.
+var signals = sigset_t()
+sigemptyset(&signals)
+sigaddset(&signals, SIGINT)
+sigaddset(&signals, SIGTERM)
+pthread_sigmask(SIG_BLOCK, &signals, nil)
+
+var address = sockaddr_in()
+address.sin_family = sa_family_t(AF_INET)
+address.sin_port = in_port_t(UInt16(port).bigEndian)
+address.sin_addr.s_addr = inet_addr("127.0.0.1")
+
+let flags =
+    MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+    | MHD_USE_ERROR_LOG.rawValue
+let daemon = withUnsafePointer(to: &address) { pointer in
+    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        cmhd_start_hello(flags, $0, UInt32(threads), Trampolines.access, nil)
+    }
+}
+guard let daemon else {
+    fputs("SwiftMHDHello: cannot start the daemon\n", stderr)
+    exit(1)
+}
+fputs("listening on http://127.0.0.1:\(cmhd_bound_port(daemon))\n", stderr)
+
+var received: Int32 = 0
+sigwait(&signals, &received)
+MHD_stop_daemon(daemon)
