@@ -21,8 +21,8 @@ let app = Application(
     router: router,
     configuration: .init(address: .hostname("127.0.0.1", port: port)),
     onServerRunning: { channel in
-        let bound = channel.localAddress?.port ?? port
-        fputs("listening on http://127.0.0.1:\(bound)\n", stderr)
+        let line = "listening on http://127.0.0.1:\(channel.localAddress?.port ?? port)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
     },
     logger: logger
 )

@@ -9,20 +9,20 @@ enum Trampolines {
     /// Answers on the second call of a request (the first one only carries the headers), like LinkServer's
     /// daemon, with a response created per request.
     static let access: MHD_AccessHandlerCallback = { _, connection, _, _, _, _, uploadDataSize, requestState in
-        guard let requestState, let uploadDataSize else { return MHD_NO }
+        guard let requestState, let uploadDataSize else { return .NO }
         if requestState.pointee == nil {
             requestState.pointee = UnsafeMutableRawPointer(bitPattern: 1)
-            return MHD_YES
+            return .YES
         }
         if uploadDataSize.pointee > 0 {
             uploadDataSize.pointee = 0
-            return MHD_YES
+            return .YES
         }
         let response = body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(
-                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_RESPMEM_MUST_COPY)
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
-        guard let response else { return MHD_NO }
+        guard let response else { return .NO }
         defer { MHD_destroy_response(response) }
         MHD_add_response_header(response, "Content-Type", "application/json; charset=utf-8")
         return MHD_queue_response(connection, UInt32(MHD_HTTP_OK), response)

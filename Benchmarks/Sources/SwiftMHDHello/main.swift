@@ -32,11 +32,17 @@ let daemon = withUnsafePointer(to: &address) { pointer in
     }
 }
 guard let daemon else {
-    fputs("SwiftMHDHello: cannot start the daemon\n", stderr)
+    printError("SwiftMHDHello: cannot start the daemon")
     exit(1)
 }
-fputs("listening on http://127.0.0.1:\(cmhd_bound_port(daemon))\n", stderr)
+printError("listening on http://127.0.0.1:\(cmhd_bound_port(daemon))")
 
 var received: Int32 = 0
 sigwait(&signals, &received)
 MHD_stop_daemon(daemon)
+
+/// Writes a line to standard error (the C `stderr` global is not concurrency-safe in Swift 6).
+func printError(_ line: String) {
+    let text = line + "\n"
+    _ = text.withCString { write(2, $0, strlen($0)) }
+}
