@@ -12,6 +12,10 @@ final class Application: Sendable {
     let service: Service
     let daemon: Daemon
     let metrics = ServiceMetrics()
+    let routes: RouteRegistry
+    let events: EventEndpoints
+    private let pollTimer: PollTimer
+    let resources: ResourceState
     /// Every endpoint served, for documentation checks.
     let endpointList: [Endpoint]
 
@@ -20,16 +24,34 @@ final class Application: Sendable {
         self.config = config
         self.logger = logger
         store = try SQLiteStore(directory: config.dataDir)
+        routes = try RouteRegistry(
+            configRoutes: try RoutesFile.load(config.routesFile), store: store,
+            hosts: config.linkHosts.map(HostAllowList.init), redirectLimit: config.redirectLimit)
         let readiness = ReadinessFlag()
         var endpoints: [Endpoint] = []
         endpoints += OperationsEndpoints(stage: { readiness.value }, metrics: metrics).endpoints
         endpoints += RuleEndpoints.endpoints
+        endpoints += RouteEndpoints(registry: routes, metrics: metrics).endpoints
+        let bus = EventBus(
+            types: try store.loadEventTypes(),
+            limits: .init(queueLimit: config.eventsQueueLimit, maxSubscriptions: config.maxSubscriptions))
+        pollTimer = PollTimer(bus: bus)
+        events = EventEndpoints(
+            bus: bus, store: store, timer: pollTimer,
+            locations: LocationParser(hosts: config.linkHosts.map(HostAllowList.init)))
+        endpoints += events.endpoints
+        resources = try ResourceState(store: store, hosts: config.linkHosts.map(HostAllowList.init))
+        endpoints += ResourceEndpoints(state: resources).endpoints
         endpointList = endpoints
         service = Service(
             endpoints: endpoints, auth: TokenCheck(adminToken: config.adminToken, readToken: config.readToken),
             logger: logger, accessLogLevel: config.accessLogLevel)
         daemon = Daemon(settings: config.server, handler: service)
         service.observe { [metrics] in metrics.record($0) }
+        metrics.gauge("linkserver_routes") { [routes] in routes.count }
+        metrics.gauge("linkserver_subscriptions_open") { [bus] in bus.subscriptionCount }
+        metrics.gauge("linkserver_polls_waiting") { [bus] in bus.waitingCount }
+        metrics.gauge("linkserver_resources") { [resources] in resources.snapshot.count }
         readinessFlag = readiness
     }
 
@@ -38,6 +60,7 @@ final class Application: Sendable {
     /// Listens; afterwards ``port`` is the bound port and `/readyz` answers 200.
     func start() throws {
         ResourceLimits.raiseOpenFiles(toAtLeast: config.server.connectionLimit + 256, logger: logger)
+        pollTimer.start()
         try daemon.start()
         readinessFlag.value = .ready
         logger.info(
@@ -51,7 +74,10 @@ final class Application: Sendable {
     func shutdown() {
         readinessFlag.value = .stopping
         logger.info("shutting down")
+        // Answer every waiting poll first: libmicrohttpd cannot stop with suspended connections.
+        events.close()
         daemon.stop()
+        pollTimer.stop()
         do {
             try store.close()
         } catch {

@@ -23,6 +23,13 @@ struct Response: Sendable {
         return Response(status: status, headers: [("Content-Type", jsonContentType)] + headers, body: body)
     }
 
+    /// A JSON response from bytes already written by a ``JSONWriter``.
+    static func json(_ writer: consuming JSONWriter, status: Int = 200) -> Response {
+        var body = writer.bytes
+        body.append(UInt8(ascii: "\n"))
+        return Response(status: status, headers: [("Content-Type", jsonContentType)], body: body)
+    }
+
     /// `204 No Content`.
     static let noContent = Response(status: 204)
 

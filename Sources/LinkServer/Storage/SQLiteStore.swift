@@ -34,6 +34,8 @@ final class SQLiteStore: Store {
                 t.column("definition", .text).notNull()
             }
         }
+        registerEventMigrations(&migrator)
+        registerResourceMigration(in: &migrator)
         return migrator
     }
 

@@ -10,9 +10,19 @@ protocol Store: Sendable {
     /// Replaces every API-registered route tree at once.
     func replaceRouteTrees(_ trees: [JSONValue]) throws
 
+    /// Registered event types with their names, in registration order.
+    func loadEventTypes() throws -> [EventType]
+    /// Adds event types, or records a name given to an existing one (matched by pattern shape).
+    func saveEventTypes(_ types: [EventType]) throws
+
     /// A small durable key/value map for counters and markers.
     func meta(_ key: String) throws -> String?
     func setMeta(_ key: String, _ value: String) throws
+
+    /// Every resource in creation order, and the global resource revision (0 before any write).
+    func loadResources() throws -> (resources: [Resource], revision: Int)
+    /// Commits one resource change and the new global revision in one transaction.
+    func saveResourceChange(_ change: ResourceChange, revision: Int) throws
 
     /// Closes the store; later calls fail.
     func close() throws

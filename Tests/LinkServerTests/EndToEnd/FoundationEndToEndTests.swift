@@ -6,7 +6,7 @@ import Testing
 /// The real daemon on port 0, spoken to over TCP.
 @Suite struct FoundationEndToEndTests {
     @Test func healthAndReadiness() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             let health = try client.get("/healthz")
             #expect(health.status == 200)
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func unknownEndpointIsNotFound() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let reply = try server.client().get("/v1/nothing/here")
             #expect(reply.status == 404)
             #expect(reply.errorCode == "not_found")
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func wrongMethodIsMethodNotAllowedWithAllow() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let reply = try server.client().request("DELETE", "/healthz")
             #expect(reply.status == 405)
             #expect(reply.errorCode == "method_not_allowed")
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func headIsServedLikeGetWithoutBody() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let reply = try server.client().request("HEAD", "/healthz")
             #expect(reply.status == 200)
             #expect(reply.body.isEmpty)
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func connectionsAreKeptAlive() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             for _ in 0..<5 {
                 let reply = try client.get("/healthz")
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func requestIDIsEchoedOrGenerated() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             #expect(
                 try client.get("/healthz", headers: ["X-Request-Id": "abc-123"]).header("X-Request-Id") == "abc-123")
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func targetsOverTheLimitAreURITooLong() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             let atLimit = "/" + String(repeating: "a", count: 8 * 1024 - 1)
             #expect(try client.get(atLimit).errorCode == "not_found")
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func declaredBodiesOverTheLimitAreRejectedUnread() throws {
-        try withServer({ $0.server.maxBodyBytes = 1000 }) { server in
+        try withServer({ $0.server.maxBodyBytes = 1000 }) { (server) throws in
             let client = server.client()
             try client.sendRaw(
                 Array(
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func chunkedBodiesOverTheLimitAreRejected() throws {
-        try withServer({ $0.server.maxBodyBytes = 1000 }) { server in
+        try withServer({ $0.server.maxBodyBytes = 1000 }) { (server) throws in
             let client = server.client()
             let chunk = String(repeating: "x", count: 800)
             let hex = String(chunk.utf8.count, radix: 16)

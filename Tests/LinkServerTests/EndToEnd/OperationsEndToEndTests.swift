@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct OperationsEndToEndTests {
     @Test func metricsAreLabelledByEndpointTemplateNotRawPath() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             _ = try client.get("/healthz")
             _ = try client.get("/no/such/path/12345")
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func openAPIDocumentIsServedAndValidJSON() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let reply = try server.client().get("/openapi.json")
             #expect(reply.status == 200)
             let document = try #require(reply.json)
@@ -42,7 +42,7 @@ import Testing
                 documented.insert(method.uppercased() + " " + path)
             }
         }
-        try withServer { server in
+        try withServer { (server) throws in
             let served = Set(server.application.endpointList.map { $0.method + " " + $0.template })
             #expect(
                 served.subtracting(documented).isEmpty, "served but undocumented: \(served.subtracting(documented))")

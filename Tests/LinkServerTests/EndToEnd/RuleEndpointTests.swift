@@ -13,7 +13,7 @@ import Testing
         (#"{"rule": 7}"#, "7"),
     ])
     func evaluatesRules(body: String, result: String) throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let reply = try server.client().request("POST", "/v1/rules/evaluate", body: Array(body.utf8))
             #expect(reply.status == 200)
             #expect(reply.json == ["result": try JSONParser.parse(result)])
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func failingEvaluationIsRuleErrorWithTheType() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             let nan = try client.post("/v1/rules/evaluate", ["rule": ["+": ["a", 1]]])
             #expect(nan.status == 422)
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func malformedRulesAreInvalidRule() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let reply = try server.client().post("/v1/rules/evaluate", ["rule": ["nope": [1]]])
             #expect(reply.status == 400)
             #expect(reply.errorCode == "invalid_rule")
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func badBodiesAreRejected() throws {
-        try withServer { server in
+        try withServer { (server) throws in
             let client = server.client()
             #expect(try client.post("/v1/rules/evaluate", ["data": 1]).errorCode == "invalid_request")
             #expect(try client.post("/v1/rules/evaluate", ["rule": 1, "extra": 1]).errorCode == "invalid_request")
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func readTokenGuardsThePlayground() throws {
-        try withServer({ $0.readToken = "r" }) { server in
+        try withServer({ $0.readToken = "r" }) { (server) throws in
             let client = server.client()
             let denied = try client.post("/v1/rules/evaluate", ["rule": 1])
             #expect(denied.status == 401)

@@ -1,0 +1,278 @@
+import HeapModule
+import OrderedCollections
+import Synchronization
+
+/// The event bus (API.md §5): event types, subscriptions with bounded queues and cursors, fan-out of emits, and
+/// long-poll waiters.
+///
+/// All state sits behind one `Mutex` with short critical sections; waiters are completed after the lock is
+/// released, so a completion may do I/O. Time is passed in (`now`), so tests drive it without sleeping; the
+/// server calls ``expire(now:)`` from a timer when ``nextDeadline`` passes.
+public final class EventBus: Sendable {
+    /// Limits of the bus.
+    public struct Limits: Sendable {
+        public var queueLimit: Int
+        public var maxSubscriptions: Int
+        public static let ttlRange: ClosedRange<Int> = 1...3600
+        public static let defaultTTL = 300
+
+        public init(queueLimit: Int = 1000, maxSubscriptions: Int = 10_000) {
+            self.queueLimit = queueLimit
+            self.maxSubscriptions = maxSubscriptions
+        }
+    }
+
+    struct Deadline: Comparable {
+        let at: ContinuousClock.Instant
+        let subscription: String
+        let token: UInt64
+        static func < (a: Deadline, b: Deadline) -> Bool { a.at < b.at }
+        static func == (a: Deadline, b: Deadline) -> Bool { a.at == b.at && a.token == b.token }
+    }
+
+    struct State {
+        var catalog: EventTypeCatalog
+        var subscriptions: [String: Subscription] = [:]
+        /// Subscription ids by event type index.
+        var subscribers: [Int: Set<String>] = [:]
+        var seq = 0
+        var nextToken: UInt64 = 0
+        var deadlines = Heap<Deadline>()
+        var waiting = 0
+        var lastSweep: ContinuousClock.Instant?
+    }
+
+    public let limits: Limits
+    private let state: Mutex<State>
+
+    public init(types: [EventType] = [], limits: Limits = Limits()) {
+        self.limits = limits
+        state = Mutex(State(catalog: EventTypeCatalog(types)))
+    }
+
+    // MARK: - Types
+
+    /// The registered event types, in registration order.
+    public var types: [EventType] { state.withLock { $0.catalog.types } }
+
+    /// What subscribing with `requests` would register or rename, without changing anything (to persist first).
+    public func plannedTypeChanges(_ requests: [EventTypeRequest]) throws(LinkError) -> [EventType] {
+        let catalog = state.withLock { $0.catalog }
+        return try catalog.resolving(requests).changed
+    }
+
+    // MARK: - Subscriptions
+
+    /// Opens a subscription to the types `requests` name (registering new patterns and names), answering
+    /// `(id, cursor)`. `id` is unguessable; `cursor` is the bus's current `seq`.
+    public func subscribe(_ requests: [EventTypeRequest], ttl: Duration, now: ContinuousClock.Instant) throws(LinkError)
+        -> (id: String, cursor: Int)
+    {
+        guard !requests.isEmpty else {
+            throw LinkError(.invalidRequest, "'events' must list at least one event type")
+        }
+        let id = EventBus.newID()
+        return try state.withLock { (state) throws(LinkError) -> (id: String, cursor: Int) in
+            guard state.subscriptions.count < limits.maxSubscriptions else {
+                throw LinkError(
+                    .tooManySubscriptions, "The subscription limit is reached",
+                    details: ["limit": .int(limits.maxSubscriptions)])
+            }
+            let (catalog, indices, _) = try state.catalog.resolving(requests)
+            state.catalog = catalog
+            let typeIndices = Set(indices)
+            state.subscriptions[id] = Subscription(
+                id: id, typeIndices: typeIndices, ttl: ttl, lastActive: now, cursor: state.seq)
+            for index in typeIndices { state.subscribers[index, default: []].insert(id) }
+            return (id, state.seq)
+        }
+    }
+
+    /// Closes a subscription; a waiting poll on it answers empty.
+    public func cancel(_ id: String) throws(LinkError) {
+        let released = try state.withLock { (state) throws(LinkError) -> (Subscription.Waiter, PollResult)? in
+            guard let subscription = state.subscriptions.removeValue(forKey: id) else {
+                throw EventBus.notFound(id)
+            }
+            for index in subscription.typeIndices { state.subscribers[index]?.remove(id) }
+            guard let waiter = subscription.waiter else { return nil }
+            state.waiting -= 1
+            return (waiter, PollResult(events: [], cursor: subscription.cursor, missed: 0))
+        }
+        if let (waiter, result) = released { waiter.complete(result) }
+    }
+
+    /// The result of ``poll(_:after:wait:now:complete:)``.
+    public enum PollOutcome: Sendable, Equatable {
+        /// Answer now with this result.
+        case ready(PollResult)
+        /// `complete` will be called later (by an emit, the deadline, a newer poll, or a cancel).
+        case waiting
+    }
+
+    /// Long-poll: acknowledges events up to `after`, then answers at once when events are queued (or `wait` is
+    /// zero), else registers `complete` to be called within `wait`. A previous waiting poll on the same
+    /// subscription is released with an empty answer.
+    public func poll(
+        _ id: String, after: Int?, wait: Duration, now: ContinuousClock.Instant,
+        complete: @escaping @Sendable (PollResult) -> Void
+    ) throws(LinkError) -> PollOutcome {
+        let (outcome, released) = try state.withLock {
+            (state) throws(LinkError) -> (PollOutcome, (Subscription.Waiter, PollResult)?) in
+            guard var subscription = state.subscriptions[id] else { throw EventBus.notFound(id) }
+            defer { state.subscriptions[id] = subscription }
+            if let after { subscription.acknowledge(through: after) }
+            subscription.lastActive = now
+            var released: (Subscription.Waiter, PollResult)?
+            if let previous = subscription.waiter {
+                subscription.waiter = nil
+                state.waiting -= 1
+                released = (previous, PollResult(events: [], cursor: subscription.cursor, missed: 0))
+            }
+            if subscription.hasNews || wait <= .zero {
+                return (.ready(subscription.answer()), released)
+            }
+            state.nextToken += 1
+            let waiter = Subscription.Waiter(token: state.nextToken, deadline: now + wait, complete: complete)
+            subscription.waiter = waiter
+            state.waiting += 1
+            state.deadlines.insert(Deadline(at: waiter.deadline, subscription: id, token: waiter.token))
+            return (.waiting, released)
+        }
+        if let (waiter, result) = released { waiter.complete(result) }
+        return outcome
+    }
+
+    // MARK: - Emitting
+
+    /// Delivers an event at `location` to every subscription with a matching type, each tagged with its
+    /// best-matching type; `no_match` when no registered type matches.
+    @discardableResult
+    public func emit(_ location: Location, extra: JSONValue, time: String) throws(LinkError) -> EmitResult {
+        let (result, wake) = try state.withLock {
+            (state) throws(LinkError) -> (EmitResult, [(Subscription.Waiter, PollResult)]) in
+            let matches = state.catalog.matches(location.segments)
+            guard !matches.isEmpty else {
+                throw LinkError(
+                    .noMatch, "No event type matches \(location.path)",
+                    details: ["location": .string(location.description)])
+            }
+            state.seq += 1
+            var delivered: Set<String> = []
+            var wake: [(Subscription.Waiter, PollResult)] = []
+            for (index, parameters) in matches {
+                guard let ids = state.subscribers[index] else { continue }
+                let event = Event(
+                    seq: state.seq, type: state.catalog.types[index], location: location, parameters: parameters,
+                    extra: extra, time: time)
+                for id in ids where delivered.insert(id).inserted {
+                    guard var subscription = state.subscriptions[id] else { continue }
+                    subscription.enqueue(event, limit: limits.queueLimit)
+                    if let waiter = subscription.waiter {
+                        subscription.waiter = nil
+                        state.waiting -= 1
+                        wake.append((waiter, subscription.answer()))
+                    }
+                    state.subscriptions[id] = subscription
+                }
+            }
+            let matched = matches.map { state.catalog.types[$0.index].label }
+            return (EmitResult(seq: state.seq, delivered: delivered.count, matched: matched), wake)
+        }
+        for (waiter, answer) in wake { waiter.complete(answer) }
+        return result
+    }
+
+    /// Emits to the location built from the type named `name` with `params` and `query`.
+    @discardableResult
+    public func emit(
+        name: String, params: OrderedDictionary<String, String>, query: [QueryItem], extra: JSONValue, time: String
+    ) throws(LinkError) -> EmitResult {
+        let pattern = try state.withLock { (state) throws(LinkError) -> Pattern in
+            guard let index = state.catalog.index(named: name) else {
+                throw LinkError(.unknownName, "No event type is named '\(name)'", details: ["name": .string(name)])
+            }
+            return state.catalog.types[index].pattern
+        }
+        let location = try LocationBuilder.location(for: pattern, params: params, query: query)
+        return try emit(location, extra: extra, time: time)
+    }
+
+    // MARK: - Time
+
+    /// The earliest waiting poll's deadline, if any.
+    public var nextDeadline: ContinuousClock.Instant? {
+        state.withLock { $0.deadlines.min?.at }
+    }
+
+    /// Answers polls whose wait has elapsed (empty) and closes subscriptions unpolled for their `ttl`.
+    /// Returns how many polls were answered.
+    @discardableResult
+    public func expire(now: ContinuousClock.Instant) -> Int {
+        let expired = state.withLock { state -> [(Subscription.Waiter, PollResult)] in
+            var expired: [(Subscription.Waiter, PollResult)] = []
+            while let first = state.deadlines.min, first.at <= now {
+                state.deadlines.removeMin()
+                guard var subscription = state.subscriptions[first.subscription],
+                    let waiter = subscription.waiter, waiter.token == first.token
+                else { continue }
+                subscription.waiter = nil
+                subscription.lastActive = now
+                state.waiting -= 1
+                expired.append((waiter, subscription.answer()))
+                state.subscriptions[first.subscription] = subscription
+            }
+            if state.lastSweep.map({ now - $0 >= .seconds(1) }) ?? true {
+                state.lastSweep = now
+                let stale = state.subscriptions.values.filter { $0.waiter == nil && now - $0.lastActive >= $0.ttl }
+                for subscription in stale {
+                    state.subscriptions[subscription.id] = nil
+                    for index in subscription.typeIndices { state.subscribers[index]?.remove(subscription.id) }
+                }
+            }
+            return expired
+        }
+        for (waiter, result) in expired { waiter.complete(result) }
+        return expired.count
+    }
+
+    /// Answers every waiting poll with an empty result (at shutdown).
+    public func releaseAll() {
+        let waiters = state.withLock { state -> [(Subscription.Waiter, PollResult)] in
+            var waiters: [(Subscription.Waiter, PollResult)] = []
+            for (id, var subscription) in state.subscriptions {
+                guard let waiter = subscription.waiter else { continue }
+                subscription.waiter = nil
+                waiters.append((waiter, PollResult(events: [], cursor: subscription.cursor, missed: 0)))
+                state.subscriptions[id] = subscription
+            }
+            state.waiting = 0
+            state.deadlines = Heap()
+            return waiters
+        }
+        for (waiter, result) in waiters { waiter.complete(result) }
+    }
+
+    // MARK: - Counts
+
+    public var subscriptionCount: Int { state.withLock { $0.subscriptions.count } }
+    public var waitingCount: Int { state.withLock { $0.waiting } }
+
+    // MARK: - Helpers
+
+    static func notFound(_ id: String) -> LinkError {
+        LinkError(
+            .subscriptionNotFound, "No subscription '\(id)' (unknown or expired)", details: ["id": .string(id)])
+    }
+
+    /// 128 random bits from the system's cryptographic generator, as 32 hex digits.
+    static func newID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return hex(generator.next()) + hex(generator.next())
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,130 @@
+/// The registered event types, addressable by pattern shape and by name, and matchable against a location.
+///
+/// An immutable value: changes produce a new catalog, so a failed request changes nothing.
+public struct EventTypeCatalog: Sendable {
+    public private(set) var types: [EventType] = []
+    private var byShape: [String: Int] = [:]
+    private var byName: [String: Int] = [:]
+
+    public init(_ types: [EventType] = []) {
+        for type in types { add(type) }
+    }
+
+    private mutating func add(_ type: EventType) {
+        byShape[type.pattern.shape()] = types.count
+        if let name = type.name { byName[name] = types.count }
+        types.append(type)
+    }
+
+    /// The type named `name`.
+    public func index(named name: String) -> Int? { byName[name] }
+
+    /// Resolves subscription entries to type indices, registering new patterns and binding new names.
+    ///
+    /// - `{path}` registers the pattern, or reuses the type with the same shape (parameter names may differ);
+    /// - `{name}` must name a registered type (`unknown_name`);
+    /// - `{path, name}` also binds the name; a name bound to another pattern, or a pattern already named
+    ///   otherwise, is `name_conflict`.
+    /// Returns the new catalog, the index of each entry's type, and the types added or renamed (to persist).
+    public func resolving(_ requests: [EventTypeRequest]) throws(LinkError) -> (
+        catalog: EventTypeCatalog, indices: [Int], changed: [EventType]
+    ) {
+        var catalog = self
+        var indices: [Int] = []
+        var changed: [Int] = []
+        for request in requests {
+            if let name = request.name, !EventTypeCatalog.isValidName(name) {
+                throw LinkError(
+                    .invalidRequest, "Event name '\(name)' must match [A-Za-z0-9_.-]+", details: ["name": .string(name)]
+                )
+            }
+            guard let path = request.path else {
+                guard let name = request.name else {
+                    throw LinkError(.invalidRequest, "Each event needs a 'path', a 'name', or both")
+                }
+                guard let index = catalog.byName[name] else {
+                    throw LinkError(.unknownName, "No event type is named '\(name)'", details: ["name": .string(name)])
+                }
+                indices.append(index)
+                continue
+            }
+            let pattern = try Pattern(path)
+            let shape = pattern.shape()
+            if let name = request.name, let bound = catalog.byName[name], catalog.types[bound].pattern.shape() != shape
+            {
+                throw LinkError(
+                    .nameConflict, "The name '\(name)' is bound to \(catalog.types[bound].pattern)",
+                    details: ["name": .string(name), "pattern": .string(catalog.types[bound].pattern.description)])
+            }
+            if let index = catalog.byShape[shape] {
+                if let name = request.name, catalog.types[index].name != name {
+                    if let existing = catalog.types[index].name {
+                        throw LinkError(
+                            .nameConflict,
+                            "The event type \(catalog.types[index].pattern) is already named '\(existing)'",
+                            details: [
+                                "name": .string(existing), "pattern": .string(catalog.types[index].pattern.description),
+                            ])
+                    }
+                    catalog.types[index].name = name
+                    catalog.byName[name] = index
+                    changed.append(index)
+                }
+                indices.append(index)
+            } else {
+                catalog.add(EventType(pattern: pattern, name: request.name))
+                indices.append(catalog.types.count - 1)
+                changed.append(catalog.types.count - 1)
+            }
+        }
+        return (catalog, indices, Array(Set(changed)).sorted().map { catalog.types[$0] })
+    }
+
+    /// Every type whose pattern matches the decoded `segments`, best first by the precedence of API.md §2
+    /// (at the first segment where two patterns differ, a literal beats a parameter, which beats a catch-all),
+    /// with the parameters each pattern captures.
+    public func matches(_ segments: [String]) -> [(index: Int, parameters: PathParameters)] {
+        var found: [(index: Int, rank: [UInt8])] = []
+        for (index, type) in types.enumerated() {
+            if let rank = EventTypeCatalog.rank(of: type.pattern, matching: segments) {
+                found.append((index, rank))
+            }
+        }
+        found.sort { $0.rank.lexicographicallyPrecedes($1.rank) || ($0.rank == $1.rank && $0.index < $1.index) }
+        return found.map { ($0.index, types[$0.index].pattern.parameters(in: segments)) }
+    }
+
+    /// The kinds of the pattern's segments (0 literal, 1 parameter, 2 catch-all) when it matches, else `nil`.
+    static func rank(of pattern: Pattern, matching segments: [String]) -> [UInt8]? {
+        var rank: [UInt8] = []
+        rank.reserveCapacity(pattern.segments.count)
+        for (position, segment) in pattern.segments.enumerated() {
+            switch segment {
+            case .literal(let text):
+                guard position < segments.count, segments[position] == text else { return nil }
+                rank.append(0)
+            case .parameter:
+                guard position < segments.count else { return nil }
+                rank.append(1)
+            case .catchAll:
+                guard position < segments.count else { return nil }
+                rank.append(2)
+                return rank
+            }
+        }
+        return pattern.segments.count == segments.count ? rank : nil
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
+                    return true
+                default:
+                    return false
+                }
+            }
+    }
+}

@@ -1,0 +1,141 @@
+import LinkCore
+import OrderedCollections
+import Synchronization
+
+/// `/v1/events…` (API.md §5): subscriptions, long-polls on suspended connections, emits, event types.
+final class EventEndpoints: Sendable {
+    static let maxWaitSeconds = 60
+    static let defaultWaitSeconds = 25
+
+    let bus: EventBus
+    private let store: any Store
+    private let timer: PollTimer
+    private let locations: LocationParser
+    /// Serialises registrations of new event types with their persistence.
+    private let typeWrites = Mutex(())
+    /// Set at shutdown: polls answer at once instead of suspending.
+    private let closing = Atomic<Bool>(false)
+
+    init(bus: EventBus, store: any Store, timer: PollTimer, locations: LocationParser) {
+        self.bus = bus
+        self.store = store
+        self.timer = timer
+        self.locations = locations
+    }
+
+    var endpoints: [Endpoint] {
+        [
+            Endpoint("POST", "/v1/events/subscriptions", .read) { [self] request, _ in try subscribe(request) },
+            Endpoint("GET", "/v1/events/subscriptions/{id}", .read) { [self] request, parameters in
+                try poll(request, id: parameters["id"] ?? "")
+            },
+            Endpoint("DELETE", "/v1/events/subscriptions/{id}", .read) { [self] _, parameters in
+                try bus.cancel(parameters["id"] ?? "")
+                return .now(.noContent)
+            },
+            Endpoint("POST", "/v1/events/emit", .write) { [self] request, _ in try emit(request) },
+            Endpoint("GET", "/v1/events", .read) { [self] _, _ in
+                .now(.json(["events": .array(bus.types.map { $0.json() })]))
+            },
+        ]
+    }
+
+    /// Stops suspending polls and answers every waiting one (at shutdown, before the daemon stops).
+    func close() {
+        closing.store(true, ordering: .releasing)
+        bus.releaseAll()
+    }
+
+    private func subscribe(_ request: Request) throws -> Reply {
+        let body = try FieldReader(request.jsonBody(), allowed: ["events", "ttl"])
+        guard case .array(let items)? = body.value("events"), !items.isEmpty else {
+            throw LinkError.invalidField("events", expected: "a non-empty array of {path, name}")
+        }
+        var requests: [EventTypeRequest] = []
+        for item in items {
+            let entry = try FieldReader(item, allowed: ["path", "name"], what: "event entry")
+            requests.append(EventTypeRequest(path: try entry.string("path"), name: try entry.string("name")))
+        }
+        let ttl = try body.int("ttl", in: EventBus.Limits.ttlRange) ?? EventBus.Limits.defaultTTL
+        let subscribed: (id: String, cursor: Int)
+        if try bus.plannedTypeChanges(requests).isEmpty {
+            subscribed = try bus.subscribe(requests, ttl: .seconds(ttl), now: .now)
+        } else {
+            subscribed = try typeWrites.withLock { _ in
+                let changes = try bus.plannedTypeChanges(requests)
+                try store.saveEventTypes(changes)
+                return try bus.subscribe(requests, ttl: .seconds(ttl), now: .now)
+            }
+        }
+        return .now(
+            .json(
+                ["id": .string(subscribed.id), "cursor": .int(subscribed.cursor)], status: 201,
+                headers: [("Location", "/v1/events/subscriptions/" + subscribed.id)]))
+    }
+
+    private func poll(_ request: Request, id: String) throws -> Reply {
+        var after: Int?
+        var wait = EventEndpoints.defaultWaitSeconds
+        for (key, value) in try request.queryItems() {
+            switch key {
+            case "after":
+                guard let number = Int(value), number >= 0 else {
+                    throw LinkError.invalidField("after", expected: "an integer ≥ 0")
+                }
+                after = number
+            case "wait":
+                guard let number = Int(value), (0...EventEndpoints.maxWaitSeconds).contains(number) else {
+                    throw LinkError.invalidField(
+                        "wait", expected: "an integer from 0 to \(EventEndpoints.maxWaitSeconds)")
+                }
+                wait = number
+            default:
+                continue
+            }
+        }
+        // Answer at once when something is queued (or no wait was asked for, or the service is stopping).
+        guard case .ready(let immediate) = try bus.poll(id, after: after, wait: .zero, now: .now, complete: { _ in })
+        else { return .now(HTTPError.response(for: HTTPError.internalError)) }
+        if !immediate.events.isEmpty || immediate.missed > 0 || wait == 0 || closing.load(ordering: .acquiring) {
+            return .now(.json(immediate.json()))
+        }
+        // Otherwise suspend the connection; an emit, the deadline, a newer poll or a cancel answers it.
+        return .later { [bus, timer, after, wait] pending in
+            do {
+                let deadline = ContinuousClock.now + .seconds(wait)
+                let outcome = try bus.poll(id, after: after, wait: .seconds(wait), now: .now) { result in
+                    pending.complete(.json(result.json()))
+                }
+                switch outcome {
+                case .ready(let result): pending.complete(.json(result.json()))
+                case .waiting: timer.schedule(deadline)
+                }
+            } catch let error as LinkError {
+                pending.complete(HTTPError.response(for: error))
+            } catch {
+                pending.complete(HTTPError.response(for: HTTPError.internalError))
+            }
+        }
+    }
+
+    private func emit(_ request: Request) throws -> Reply {
+        let body = try FieldReader(request.jsonBody(), allowed: ["loc", "name", "params", "query", "extra"])
+        let extra = body.value("extra") ?? .null
+        let time = WallClock.rfc3339Now()
+        let result: EmitResult
+        switch (try body.string("loc"), try body.string("name")) {
+        case (let loc?, nil):
+            guard !body.has("params"), !body.has("query") else {
+                throw LinkError(.invalidRequest, "'params' and 'query' go with 'name', not with 'loc'")
+            }
+            result = try bus.emit(try locations.parse(loc), extra: extra, time: time)
+        case (nil, let name?):
+            let params = OrderedDictionary(try body.stringMap("params"), uniquingKeysWith: { _, last in last })
+            let query = try body.stringMap("query").map { QueryItem($0.0, $0.1) }
+            result = try bus.emit(name: name, params: params, query: query, extra: extra, time: time)
+        default:
+            throw LinkError(.invalidRequest, "Give exactly one of 'loc' and 'name'")
+        }
+        return .now(.json(result.json()))
+    }
+}

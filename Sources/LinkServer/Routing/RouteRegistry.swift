@@ -1,0 +1,54 @@
+import LinkCore
+import Synchronization
+
+/// The live route table: an immutable ``Resolver`` snapshot that readers copy under a lock held for one
+/// reference copy, and that writers replace after the change is committed to the store.
+final class RouteRegistry: Sendable {
+    private let snapshot: Mutex<Resolver>
+    /// Serialises writers: compute the new table, commit it, then publish it.
+    private let writes = Mutex(())
+    private let store: any Store
+
+    /// Loads the config routes (`source: "config"`) and the API routes kept in the store.
+    /// A conflict between the two is a ``ConfigError`` naming both.
+    init(configRoutes: [RouteDefinition], store: any Store, hosts: HostAllowList?, redirectLimit: Int) throws {
+        self.store = store
+        var table = RouteTable()
+        do {
+            _ = try table.replaceRoutes(from: .config, with: configRoutes)
+        } catch {
+            throw ConfigError("invalid routes file: \(error.message)\(RouteRegistry.describe(error.details))")
+        }
+        let stored = try store.loadRouteTrees()
+        for tree in stored {
+            do {
+                _ = try table.register(try RouteDefinition(json: tree), source: .api)
+            } catch {
+                throw ConfigError(
+                    "a route kept in the store conflicts with the routes file: \(error.message)"
+                        + RouteRegistry.describe(error.details))
+            }
+        }
+        snapshot = Mutex(Resolver(table: table, hosts: hosts, redirectLimit: redirectLimit))
+    }
+
+    private static func describe(_ details: JSONObject) -> String {
+        details.isEmpty ? "" : " " + JSONValue.object(details).encodedString()
+    }
+
+    /// The current resolver (a value: later writes do not change it).
+    var resolver: Resolver { snapshot.withLock { $0 } }
+
+    var count: Int { resolver.table.count }
+
+    /// Applies `change` to a copy of the table, commits the API routes, then publishes the new table.
+    func write<T>(_ change: (inout RouteTable) throws(LinkError) -> T) throws -> T {
+        try writes.withLock { _ in
+            var resolver = snapshot.withLock { $0 }
+            let result = try change(&resolver.table)
+            try store.replaceRouteTrees(resolver.table.definitions(from: .api).map { $0.json() })
+            snapshot.withLock { $0 = resolver }
+            return result
+        }
+    }
+}

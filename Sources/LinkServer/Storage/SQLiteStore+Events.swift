@@ -1,0 +1,39 @@
+import GRDB
+import LinkCore
+
+extension SQLiteStore {
+    /// Event types and their names (API.md §5: kept across restarts).
+    static func registerEventMigrations(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("events-v1") { db in
+            try db.create(table: "event_type") { t in
+                t.primaryKey("shape", .text)
+                t.column("pattern", .text).notNull()
+                t.column("name", .text).unique()
+                t.column("position", .integer).notNull()
+            }
+        }
+    }
+
+    func loadEventTypes() throws -> [EventType] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT pattern, name FROM event_type ORDER BY position").map { row in
+                EventType(pattern: try Pattern(row["pattern"] as String), name: row["name"])
+            }
+        }
+    }
+
+    func saveEventTypes(_ types: [EventType]) throws {
+        guard !types.isEmpty else { return }
+        try database.write { db in
+            for type in types {
+                try db.execute(
+                    sql: """
+                        INSERT INTO event_type (shape, pattern, name, position)
+                        VALUES (?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM event_type))
+                        ON CONFLICT(shape) DO UPDATE SET name = excluded.name
+                        """,
+                    arguments: [type.pattern.shape(), type.pattern.description, type.name])
+            }
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import Synchronization
+import Testing
+
+@testable import LinkCore
+
+/// Collects what waiting polls were answered with.
+final class Answers: Sendable {
+    private let results = Mutex<[PollResult]>([])
+    var all: [PollResult] { results.withLock { $0 } }
+    var count: Int { all.count }
+    func record(_ result: PollResult) { results.withLock { $0.append(result) } }
+}
+
+@Suite struct EventBusTests {
+    let t0 = ContinuousClock.now
+
+    func location(_ text: String) throws -> Location { try Location(text) }
+
+    func subscribe(_ bus: EventBus, _ requests: [EventTypeRequest], ttl: Int = 300) throws -> String {
+        try bus.subscribe(requests, ttl: .seconds(ttl), now: t0).id
+    }
+
+    func poll(_ bus: EventBus, _ id: String, after: Int? = nil, wait: Int = 0, at: Duration = .zero) throws
+        -> PollResult?
+    {
+        if case .ready(let result) = try bus.poll(
+            id, after: after, wait: .seconds(wait), now: t0 + at, complete: { _ in })
+        {
+            return result
+        }
+        return nil
+    }
+
+    @Test func emitsReachEverySubscriberOfAMatchingType() throws {
+        let bus = EventBus()
+        let a = try subscribe(bus, [EventTypeRequest(path: "/seek/:progress", name: "onSeekProgress")])
+        let b = try subscribe(bus, [EventTypeRequest(name: "onSeekProgress")])
+        let result = try bus.emit(location("/seek/42?x=1"), extra: ["k": 1], time: "t")
+        #expect(result == EmitResult(seq: 1, delivered: 2, matched: ["onSeekProgress"]))
+        for id in [a, b] {
+            let answer = try #require(try poll(bus, id))
+            #expect(answer.events.count == 1)
+            let event = try #require(answer.events.first)
+            #expect(event.seq == 1)
+            #expect(event.json()["params"] == ["progress": "42"])
+            #expect(event.json()["query"] == ["x": "1"])
+            #expect(event.json()["name"] == "onSeekProgress")
+            #expect(event.json()["pattern"] == "/seek/:progress")
+            #expect(event.json()["extra"] == ["k": 1])
+            #expect(answer.cursor == 1)
+        }
+    }
+
+    @Test func eachSubscriptionGetsAnEmitOnceWithItsBestMatchingPattern() throws {
+        let bus = EventBus()
+        let both = try subscribe(
+            bus, [EventTypeRequest(path: "/files/*rest"), EventTypeRequest(path: "/files/:name", name: "file")])
+        let catchAll = try subscribe(bus, [EventTypeRequest(path: "/files/*rest")])
+        let result = try bus.emit(location("/files/a"), extra: nil, time: "t")
+        #expect(result.delivered == 2)
+        #expect(result.matched == ["file", "/files/*rest"])
+        let first = try #require(try poll(bus, both))
+        #expect(first.events.map { $0.type.pattern.description } == ["/files/:name"])
+        let second = try #require(try poll(bus, catchAll))
+        #expect(second.events.map { $0.type.pattern.description } == ["/files/*rest"])
+    }
+
+    @Test func unknownLocationIsNoMatchAndTypeWithoutSubscribersDeliversNothing() throws {
+        let bus = EventBus(types: [EventType(pattern: try Pattern("/ping"), name: "ping")])
+        #expect { try bus.emit(location("/nothing"), extra: nil, time: "t") } throws: {
+            ($0 as? LinkError)?.code == .noMatch
+        }
+        #expect(try bus.emit(location("/ping"), extra: nil, time: "t").delivered == 0)
+    }
+
+    @Test func emitByNameBuildsTheLocation() throws {
+        let bus = EventBus()
+        let id = try subscribe(bus, [EventTypeRequest(path: "/seek/:progress", name: "seek")])
+        try bus.emit(name: "seek", params: ["progress": "a/b"], query: [QueryItem("q", "1")], extra: nil, time: "t")
+        let event = try #require(try poll(bus, id)?.events.first)
+        #expect(event.json()["location"] == "/seek/a%2Fb?q=1")
+        #expect(event.json()["params"] == ["progress": "a/b"])
+        #expect { try bus.emit(name: "nope", params: [:], query: [], extra: nil, time: "t") } throws: {
+            ($0 as? LinkError)?.code == .unknownName
+        }
+        #expect { try bus.emit(name: "seek", params: [:], query: [], extra: nil, time: "t") } throws: {
+            ($0 as? LinkError)?.code == .missingParams
+        }
+    }
+
+    @Test func seqGrowsStrictlyAndCursorsAcknowledge() throws {
+        let bus = EventBus()
+        let id = try subscribe(bus, [EventTypeRequest(path: "/e")])
+        for _ in 0..<3 { try bus.emit(location("/e"), extra: nil, time: "t") }
+        let first = try #require(try poll(bus, id))
+        #expect(first.events.map(\.seq) == [1, 2, 3])
+        #expect(first.cursor == 3)
+        // Unacknowledged events are delivered again (at-least-once).
+        #expect(try poll(bus, id)?.events.map(\.seq) == [1, 2, 3])
+        try bus.emit(location("/e"), extra: nil, time: "t")
+        #expect(try poll(bus, id, after: 2)?.events.map(\.seq) == [3, 4])
+        let empty = try #require(try poll(bus, id, after: 4))
+        #expect(empty.events.isEmpty)
+        #expect(empty.cursor == 4)
+    }
+
+    @Test func fullQueuesDropTheOldestAndCountMissed() throws {
+        let bus = EventBus(limits: .init(queueLimit: 2))
+        let id = try subscribe(bus, [EventTypeRequest(path: "/e")])
+        for _ in 0..<5 { try bus.emit(location("/e"), extra: nil, time: "t") }
+        let answer = try #require(try poll(bus, id))
+        #expect(answer.events.map(\.seq) == [4, 5])
+        #expect(answer.missed == 3)
+        #expect(try poll(bus, id)?.missed == 0)
+    }
+
+    @Test func waitingPollIsAnsweredByAnEmit() throws {
+        let bus = EventBus()
+        let id = try subscribe(bus, [EventTypeRequest(path: "/e")])
+        let answers = Answers()
+        let outcome = try bus.poll(id, after: nil, wait: .seconds(25), now: t0, complete: answers.record)
+        #expect(outcome == .waiting)
+        #expect(bus.waitingCount == 1)
+        try bus.emit(location("/e"), extra: "x", time: "t")
+        #expect(answers.all.map { $0.events.map(\.seq) } == [[1]])
+        #expect(bus.waitingCount == 0)
+    }
+
+    @Test func waitingPollTimesOutEmptyAtItsDeadline() throws {
+        let bus = EventBus()
+        let id = try subscribe(bus, [EventTypeRequest(path: "/e")])
+        let answers = Answers()
+        _ = try bus.poll(id, after: nil, wait: .seconds(10), now: t0, complete: answers.record)
+        #expect(bus.nextDeadline == t0 + .seconds(10))
+        #expect(bus.expire(now: t0 + .seconds(9)) == 0)
+        #expect(answers.count == 0)
+        #expect(bus.expire(now: t0 + .seconds(10)) == 1)
+        #expect(answers.all.first?.events.isEmpty == true)
+        #expect(bus.nextDeadline == nil)
+    }
+
+    @Test func aSecondPollReleasesTheFirst() throws {
+        let bus = EventBus()
+        let id = try subscribe(bus, [EventTypeRequest(path: "/e")])
+        let first = Answers()
+        let second = Answers()
+        _ = try bus.poll(id, after: nil, wait: .seconds(25), now: t0, complete: first.record)
+        _ = try bus.poll(id, after: nil, wait: .seconds(25), now: t0, complete: second.record)
+        #expect(first.all.map(\.events.isEmpty) == [true])
+        try bus.emit(location("/e"), extra: nil, time: "t")
+        #expect(second.all.map { $0.events.count } == [1])
+        #expect(first.count == 1)
+    }
+
+    @Test func oneEmitWakesEveryWaiter() throws {
+        let bus = EventBus()
+        let answers = Answers()
+        for _ in 0..<500 {
+            let id = try subscribe(bus, [EventTypeRequest(path: "/broadcast")])
+            _ = try bus.poll(id, after: nil, wait: .seconds(60), now: t0, complete: answers.record)
+        }
+        #expect(bus.waitingCount == 500)
+        #expect(try bus.emit(location("/broadcast"), extra: nil, time: "t").delivered == 500)
+        #expect(answers.count == 500)
+        #expect(bus.waitingCount == 0)
+    }
+
+    @Test func unpolledSubscriptionsExpireAfterTheirTTL() throws {
+        let bus = EventBus()
+        let id = try subscribe(bus, [EventTypeRequest(path: "/e")], ttl: 5)
+        bus.expire(now: t0 + .seconds(4))
+        #expect(try poll(bus, id, at: .seconds(4)) != nil)
+        bus.expire(now: t0 + .seconds(8))
+        #expect(bus.subscriptionCount == 1)
+        bus.expire(now: t0 + .seconds(9))
+        #expect(bus.subscriptionCount == 0)
+        #expect { try poll(bus, id, at: .seconds(10)) } throws: { ($0 as? LinkError)?.code == .subscriptionNotFound }
+    }
+
+    @Test func cancelAnswersTheWaiterAndForgetsTheSubscription() throws {
+        let bus = EventBus()
+        let id = try subscribe(bus, [EventTypeRequest(path: "/e")])
+        let answers = Answers()
+        _ = try bus.poll(id, after: nil, wait: .seconds(25), now: t0, complete: answers.record)
+        try bus.cancel(id)
+        #expect(answers.count == 1)
+        #expect { try bus.cancel(id) } throws: { ($0 as? LinkError)?.code == .subscriptionNotFound }
+        #expect(try bus.emit(location("/e"), extra: nil, time: "t").delivered == 0)
+    }
+
+    @Test func subscriptionLimitIsEnforced() throws {
+        let bus = EventBus(limits: .init(maxSubscriptions: 2))
+        _ = try subscribe(bus, [EventTypeRequest(path: "/e")])
+        _ = try subscribe(bus, [EventTypeRequest(path: "/e")])
+        #expect { try subscribe(bus, [EventTypeRequest(path: "/e")]) } throws: {
+            ($0 as? LinkError)?.code == .tooManySubscriptions
+        }
+    }
+
+    @Test func namesBindToOnePattern() throws {
+        let bus = EventBus()
+        _ = try subscribe(bus, [EventTypeRequest(path: "/a/:x", name: "a")])
+        // Same shape, other parameter name: the same type.
+        _ = try subscribe(bus, [EventTypeRequest(path: "/a/:y", name: "a")])
+        #expect(bus.types.count == 1)
+        #expect { try subscribe(bus, [EventTypeRequest(path: "/b", name: "a")]) } throws: {
+            ($0 as? LinkError)?.code == .nameConflict
+        }
+        #expect { try subscribe(bus, [EventTypeRequest(path: "/a/:z", name: "other")]) } throws: {
+            ($0 as? LinkError)?.code == .nameConflict
+        }
+        #expect { try subscribe(bus, [EventTypeRequest(name: "missing")]) } throws: {
+            ($0 as? LinkError)?.code == .unknownName
+        }
+        #expect { try subscribe(bus, [EventTypeRequest(path: "/c", name: "bad name")]) } throws: {
+            ($0 as? LinkError)?.code == .invalidRequest
+        }
+        #expect { try subscribe(bus, [EventTypeRequest(path: "no-slash/:x:y")]) } throws: {
+            ($0 as? LinkError)?.code == .invalidPattern
+        }
+        // A failed request registers nothing.
+        #expect(bus.types.map(\.label) == ["a"])
+    }
+
+    @Test func plannedChangesListNewAndRenamedTypesOnly() throws {
+        let bus = EventBus(types: [EventType(pattern: try Pattern("/a"))])
+        let planned = try bus.plannedTypeChanges([
+            EventTypeRequest(path: "/a", name: "a"), EventTypeRequest(path: "/b"), EventTypeRequest(path: "/a"),
+        ])
+        #expect(planned.map(\.label) == ["a", "/b"])
+        #expect(bus.types.map(\.label) == ["/a"])
+    }
+
+    @Test func releaseAllAnswersEveryWaiter() throws {
+        let bus = EventBus()
+        let answers = Answers()
+        for _ in 0..<3 {
+            let id = try subscribe(bus, [EventTypeRequest(path: "/e")])
+            _ = try bus.poll(id, after: nil, wait: .seconds(25), now: t0, complete: answers.record)
+        }
+        bus.releaseAll()
+        #expect(answers.count == 3)
+        #expect(bus.waitingCount == 0)
+    }
+
+    @Test func idsAreUnguessable() {
+        let ids = Set((0..<1000).map { _ in EventBus.newID() })
+        #expect(ids.count == 1000)
+        #expect(ids.allSatisfy { $0.count == 32 })
+    }
+}

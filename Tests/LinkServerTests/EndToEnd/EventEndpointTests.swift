@@ -1,0 +1,285 @@
+import Foundation
+import LinkCore
+import Testing
+
+@testable import LinkServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `/v1/events…` over HTTP against the real daemon, long-polls on suspended connections included.
+@Suite struct EventEndpointTests {
+    static let seek: JSONValue = ["events": [["path": "/seek/:progress", "name": "onSeekProgress"]]]
+
+    private func subscribe(_ client: HTTPClient, _ body: JSONValue = seek) throws -> (id: String, cursor: Int) {
+        let reply = try client.post("/v1/events/subscriptions", body)
+        #expect(reply.status == 201)
+        return (try #require(reply.json?["id"]?.stringValue), try #require(reply.json?["cursor"]?.intValue))
+    }
+
+    /// Sends a poll on its own connection without reading the answer.
+    private func startPoll(_ server: TestServer, _ id: String, query: String = "wait=30") throws -> HTTPClient {
+        let client = server.client()
+        try client.sendRaw(Array("GET /v1/events/subscriptions/\(id)?\(query) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        return client
+    }
+
+    private func waiting(_ server: TestServer) -> Int { server.application.events.bus.waitingCount }
+
+    @Test func subscribeEmitAndPoll() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let created = try client.post("/v1/events/subscriptions", Self.seek)
+            #expect(created.status == 201)
+            let id = try #require(created.json?["id"]?.stringValue)
+            #expect(created.header("Location") == "/v1/events/subscriptions/\(id)")
+            #expect(created.json?["cursor"] == 0)
+            let emitted = try client.post("/v1/events/emit", ["loc": "/seek/1?x=1", "extra": ["at": 1.5]])
+            #expect(emitted.status == 200)
+            #expect(emitted.json == ["seq": 1, "delivered": 1, "matched": ["onSeekProgress"]])
+            let polled = try client.get("/v1/events/subscriptions/\(id)?after=0&wait=0")
+            #expect(polled.status == 200)
+            let event = try #require(polled.json?["events"]?.arrayValue?.first)
+            #expect(event["seq"] == 1)
+            #expect(event["name"] == "onSeekProgress")
+            #expect(event["pattern"] == "/seek/:progress")
+            #expect(event["location"] == "/seek/1?x=1")
+            #expect(event["params"] == ["progress": "1"])
+            #expect(event["query"] == ["x": "1"])
+            #expect(event["extra"] == ["at": 1.5])
+            #expect(event["time"]?.stringValue?.hasSuffix("Z") == true)
+            #expect(polled.json?["cursor"] == 1)
+            #expect(polled.json?["missed"] == 0)
+            // Acknowledged with after=1: nothing left.
+            #expect(try client.get("/v1/events/subscriptions/\(id)?after=1&wait=0").json?["events"] == [])
+            let types = try client.get("/v1/events")
+            #expect(types.json == ["events": [["pattern": "/seek/:progress", "name": "onSeekProgress"]]])
+        }
+    }
+
+    @Test func emitByNameAndEmitErrors() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let (id, _) = try subscribe(client)
+            let byName = try client.post(
+                "/v1/events/emit", ["name": "onSeekProgress", "params": ["progress": "50"], "query": ["s": "1"]])
+            #expect(byName.json?["delivered"] == 1)
+            let event = try client.get("/v1/events/subscriptions/\(id)?wait=0").json?["events"]?.arrayValue?.first
+            #expect(event?["location"] == "/seek/50?s=1")
+            #expect(event?["extra"] == .null)
+            #expect(try client.post("/v1/events/emit", ["loc": "/nothing"]).errorCode == "no_match")
+            #expect(try client.post("/v1/events/emit", ["name": "nobody"]).errorCode == "unknown_name")
+            let missing = try client.post("/v1/events/emit", ["name": "onSeekProgress"])
+            #expect(missing.status == 400)
+            #expect(missing.errorCode == "missing_params")
+            #expect(try client.post("/v1/events/emit", ["loc": "/seek/1", "name": "x"]).errorCode == "invalid_request")
+            #expect(try client.post("/v1/events/emit", ["loc": "/seek/%zz"]).errorCode == "invalid_url")
+            #expect(try client.post("/v1/events/emit", ["loc": "/seek/1", "bogus": 1]).errorCode == "invalid_request")
+        }
+    }
+
+    @Test func typeWithoutSubscribersDeliversNothing() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let (id, _) = try subscribe(client)
+            #expect(try client.request("DELETE", "/v1/events/subscriptions/\(id)").status == 204)
+            let emitted = try client.post("/v1/events/emit", ["loc": "/seek/9"])
+            #expect(emitted.status == 200)
+            #expect(emitted.json?["delivered"] == 0)
+            let gone = try client.get("/v1/events/subscriptions/\(id)?wait=0")
+            #expect(gone.status == 404)
+            #expect(gone.errorCode == "subscription_not_found")
+            #expect(
+                try client.request("DELETE", "/v1/events/subscriptions/\(id)").errorCode == "subscription_not_found")
+        }
+    }
+
+    @Test func subscriptionRequestsAreValidated() throws {
+        try withServer({ $0.maxSubscriptions = 2 }) { (server) throws in
+            let client = server.client()
+            #expect(try client.post("/v1/events/subscriptions", ["events": []]).errorCode == "invalid_request")
+            #expect(try client.post("/v1/events/subscriptions", ["events": [[:]]]).errorCode == "invalid_request")
+            #expect(
+                try client.post("/v1/events/subscriptions", ["events": [["path": "/a"]], "ttl": 0]).errorCode
+                    == "invalid_request")
+            #expect(
+                try client.post("/v1/events/subscriptions", ["events": [["path": "/a"]], "ttl": 3601]).errorCode
+                    == "invalid_request")
+            #expect(
+                try client.post("/v1/events/subscriptions", ["events": [["path": "a/:x:y"]]]).errorCode
+                    == "invalid_pattern")
+            #expect(
+                try client.post("/v1/events/subscriptions", ["events": [["name": "x"]]]).errorCode == "unknown_name")
+            _ = try subscribe(client)
+            let conflict = try client.post(
+                "/v1/events/subscriptions", ["events": [["path": "/other", "name": "onSeekProgress"]]])
+            #expect(conflict.status == 409)
+            #expect(conflict.errorCode == "name_conflict")
+            _ = try subscribe(client)
+            let tooMany = try client.post("/v1/events/subscriptions", Self.seek)
+            #expect(tooMany.status == 429)
+            #expect(tooMany.errorCode == "too_many_subscriptions")
+        }
+    }
+
+    @Test func pollParametersAreValidated() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let (id, _) = try subscribe(client)
+            for query in ["after=-1", "after=x", "wait=61", "wait=-1", "wait=abc"] {
+                let reply = try client.get("/v1/events/subscriptions/\(id)?\(query)")
+                #expect(reply.status == 400, "\(query)")
+                #expect(reply.errorCode == "invalid_request", "\(query)")
+            }
+            #expect(try client.get("/v1/events/subscriptions/nope?wait=0").errorCode == "subscription_not_found")
+        }
+    }
+
+    @Test func aWaitingPollIsWokenByAnEmitFromAnotherConnection() throws {
+        try withServer { (server) throws in
+            let (id, cursor) = try subscribe(server.client())
+            let poller = try startPoll(server, id, query: "after=\(cursor)&wait=60")
+            #expect(waitUntil { waiting(server) == 1 })
+            #expect(try server.client().post("/v1/events/emit", ["loc": "/seek/7"]).json?["delivered"] == 1)
+            let answer = try poller.readResponse()
+            #expect(answer.status == 200)
+            #expect(answer.json?["events"]?.arrayValue?.map { $0["params"] } == [["progress": "7"]])
+            #expect(answer.json?["cursor"] == 1)
+            // The resumed connection stays usable.
+            #expect(try poller.get("/healthz").status == 200)
+        }
+    }
+
+    @Test func aPollTimesOutEmptyAfterItsWait() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let (id, _) = try subscribe(client)
+            let started = ContinuousClock.now
+            let answer = try client.get("/v1/events/subscriptions/\(id)?wait=1")
+            #expect(answer.status == 200)
+            #expect(answer.json?["events"] == [])
+            #expect(ContinuousClock.now - started >= .seconds(1))
+            #expect(waiting(server) == 0)
+        }
+    }
+
+    @Test func oneEmitWakesFiveHundredWaitingPolls() throws {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = min(limit.rlim_max, 4096)
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        try withServer { (server) throws in
+            let client = server.client()
+            var pollers: [HTTPClient] = []
+            for _ in 0..<500 {
+                let (id, _) = try subscribe(client, ["events": [["path": "/broadcast"]]])
+                pollers.append(try startPoll(server, id, query: "wait=60"))
+            }
+            #expect(waitUntil { waiting(server) == 500 })
+            #expect(server.application.daemon.suspendedConnections == 500)
+            #expect(try client.post("/v1/events/emit", ["loc": "/broadcast"]).json?["delivered"] == 500)
+            var answered = 0
+            for poller in pollers {
+                let reply = try poller.readResponse()
+                if reply.status == 200, reply.json?["events"]?.arrayValue?.count == 1 { answered += 1 }
+            }
+            #expect(answered == 500)
+            #expect(waitUntil { server.application.daemon.suspendedConnections == 0 })
+        }
+    }
+
+    @Test func aSecondPollReleasesTheFirst() throws {
+        try withServer { (server) throws in
+            let (id, _) = try subscribe(server.client())
+            let first = try startPoll(server, id)
+            #expect(waitUntil { waiting(server) == 1 })
+            let second = try startPoll(server, id)
+            let released = try first.readResponse()
+            #expect(released.status == 200)
+            #expect(released.json?["events"] == [])
+            #expect(waitUntil { waiting(server) == 1 })
+            _ = try server.client().post("/v1/events/emit", ["loc": "/seek/3"])
+            #expect(try second.readResponse().json?["events"]?.arrayValue?.count == 1)
+        }
+    }
+
+    @Test func disconnectedWaitersAreFreedAtTheirDeadline() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            for _ in 0..<50 {
+                let (id, _) = try subscribe(client)
+                try startPoll(server, id, query: "wait=1").disconnect()
+            }
+            #expect(waitUntil { waiting(server) == 50 })
+            #expect(waitUntil { waiting(server) == 0 && server.application.daemon.suspendedConnections == 0 })
+            #expect(try client.get("/healthz").status == 200)
+        }
+    }
+
+    @Test func deletingASubscriptionAnswersItsWaitingPoll() throws {
+        try withServer { (server) throws in
+            let (id, _) = try subscribe(server.client())
+            let poller = try startPoll(server, id)
+            #expect(waitUntil { waiting(server) == 1 })
+            #expect(try server.client().request("DELETE", "/v1/events/subscriptions/\(id)").status == 204)
+            #expect(try poller.readResponse().json?["events"] == [])
+        }
+    }
+
+    @Test func unpolledSubscriptionsExpire() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let (id, _) = try subscribe(client, ["events": [["path": "/e"]], "ttl": 1])
+            // Polling would keep it alive, so watch the bus, then check the API agrees.
+            #expect(waitUntil { server.application.events.bus.subscriptionCount == 0 })
+            #expect(try client.get("/v1/events/subscriptions/\(id)?wait=0").errorCode == "subscription_not_found")
+        }
+    }
+
+    @Test func stoppingAnswersWaitingPolls() throws {
+        let server = try TestServer()
+        let (id, _) = try subscribe(server.client())
+        let poller = try startPoll(server, id)
+        #expect(waitUntil { waiting(server) == 1 })
+        server.stop()
+        let answer = try poller.readResponse()
+        #expect(answer.status == 200)
+        #expect(answer.json?["events"] == [])
+    }
+
+    @Test func eventTypesAndNamesSurviveARestart() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        try withServer(dataDir: dataDir) { (server) throws in
+            _ = try subscribe(server.client())
+            _ = try subscribe(server.client(), ["events": [["path": "/plain/*rest"]]])
+        }
+        try withServer(dataDir: dataDir) { (server) throws in
+            let client = server.client()
+            #expect(
+                try client.get("/v1/events").json
+                    == [
+                        "events": [
+                            ["pattern": "/seek/:progress", "name": "onSeekProgress"],
+                            ["pattern": "/plain/*rest", "name": nil],
+                        ]
+                    ])
+            #expect(
+                try client.post("/v1/events/emit", ["name": "onSeekProgress", "params": ["progress": "1"]]).status
+                    == 200)
+        }
+    }
+
+    @Test func emitNeedsTheAdminTokenAndPollsDoNot() throws {
+        try withServer({ $0.adminToken = "admin" }) { (server) throws in
+            let client = server.client()
+            let (id, _) = try subscribe(client)
+            #expect(try client.post("/v1/events/emit", ["loc": "/seek/1"]).status == 401)
+            #expect(
+                try client.post("/v1/events/emit", ["loc": "/seek/1"], headers: ["Authorization": "Bearer admin"])
+                    .status
+                    == 200)
+            #expect(try client.get("/v1/events/subscriptions/\(id)?wait=0").status == 200)
+        }
+    }
+}
