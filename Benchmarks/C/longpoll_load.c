@@ -6,9 +6,10 @@
  *            connection, emits once (POST /v1/events/emit), and measures the time from sending the emit until
  *            every poll has been answered; with --pid it reads the server's RSS before the polls, while they
  *            are held and after they are answered.
- *   latency: holds N polls, emits ROUNDS times; after each answer the poll is sent again at once with the new
- *            cursor, and the next emit waits until all N are waiting again. Reports emit-to-delivery latency
- *            percentiles over every delivery.
+ *   latency: holds N polls, emits ROUNDS times; once all N are answered they poll again with the new cursor,
+ *            and the next emit waits until all N are waiting again. Reports emit-to-delivery latency percentiles
+ *            over every delivery: from just before the emit is written to the epoll wake-up that reported the
+ *            answer (one timestamp per wake-up, so reading a batch of answers does not inflate the later ones).
  * Every phase has a deadline, so a run ends by itself; exit status 1 when something did not complete.
  *
  * Usage: longpoll_load --port P --subscribers N [--mode fanout|latency] [--rounds R] [--pid PID]
@@ -42,7 +43,7 @@ struct conn {
     size_t out_len, out_off;
     char in[4096];
     size_t in_len;
-    double sent_at;
+    int watching_out; /* registered for EPOLLOUT (connecting, or a write that did not fit) rather than EPOLLIN */
 };
 
 struct subscription {
@@ -101,10 +102,13 @@ static void open_conn(struct conn *c) {
     if (connect(c->fd, (struct sockaddr *)&address, sizeof address) != 0 && errno != EINPROGRESS)
         fail("connect: %s", strerror(errno));
     c->state = CONNECTING;
+    c->watching_out = 1;
     watch(c, EPOLLOUT, EPOLL_CTL_ADD);
 }
 
-/* Queues one request; it is written as soon as the connection is writable. */
+static int flush(struct conn *c);
+
+/* Sends one request: at once when connected, else as soon as the connection is. */
 static void request(struct conn *c, const char *method, const char *target, const char *body) {
     size_t length = body ? strlen(body) : 0;
     int n = snprintf(c->out, sizeof c->out,
@@ -117,40 +121,42 @@ static void request(struct conn *c, const char *method, const char *target, cons
     c->in_len = 0;
     if (c->state != CONNECTING) {
         c->state = SENDING;
-        watch(c, EPOLLOUT, EPOLL_CTL_MOD);
+        flush(c);
     }
 }
 
-/* Writes what it can; returns 1 once the whole request is out (the connection then waits for the answer). */
+/* Writes what it can; returns 1 once the whole request is out (the connection then waits for the answer on
+ * EPOLLIN). A write that does not fit waits for EPOLLOUT. */
 static int flush(struct conn *c) {
     while (c->out_off < c->out_len) {
         ssize_t n = send(c->fd, c->out + c->out_off, c->out_len - c->out_off, MSG_NOSIGNAL);
         if (n < 0) {
-            if (errno == EAGAIN) return 0;
-            fail("send: %s", strerror(errno));
+            if (errno != EAGAIN) fail("send: %s", strerror(errno));
+            if (!c->watching_out) watch(c, EPOLLOUT, EPOLL_CTL_MOD);
+            c->watching_out = 1;
+            return 0;
         }
         c->out_off += (size_t)n;
     }
     c->state = READING;
-    c->sent_at = now();
-    watch(c, EPOLLIN, EPOLL_CTL_MOD);
+    if (c->watching_out) watch(c, EPOLLIN, EPOLL_CTL_MOD);
+    c->watching_out = 0;
     return 1;
 }
 
 /* Reads; returns the HTTP status once a whole response (with Content-Length) is in `c->in`, 0 before, and
  * fails when the server closes the connection. */
 static int receive(struct conn *c, const char **body) {
-    for (;;) {
-        if (c->in_len == sizeof c->in - 1) fail("response too large");
-        ssize_t n = recv(c->fd, c->in + c->in_len, sizeof c->in - 1 - c->in_len, 0);
-        if (n < 0) {
-            if (errno == EAGAIN) break;
-            fail("recv: %s", strerror(errno));
-        }
-        if (n == 0) fail("server closed a connection");
-        c->in_len += (size_t)n;
-        c->in[c->in_len] = 0;
+    /* One recv per readiness: answers are small, and epoll reports the rest if there is more. */
+    if (c->in_len == sizeof c->in - 1) fail("response too large");
+    ssize_t n = recv(c->fd, c->in + c->in_len, sizeof c->in - 1 - c->in_len, 0);
+    if (n < 0) {
+        if (errno == EAGAIN) return 0;
+        fail("recv: %s", strerror(errno));
     }
+    if (n == 0) fail("server closed a connection");
+    c->in_len += (size_t)n;
+    c->in[c->in_len] = 0;
     char *end = strstr(c->in, "\r\n\r\n");
     if (end == NULL) return 0;
     long length = 0;
@@ -292,7 +298,6 @@ static void emit_send(int round) {
     char body[96];
     snprintf(body, sizeof body, "{\"loc\":\"/bench/tick\",\"extra\":{\"round\":%d}}", round);
     request(&emitter, "POST", "/v1/events/emit", body);
-    flush(&emitter);
 }
 
 static int compare(const void *a, const void *b) {
@@ -352,6 +357,8 @@ int main(int argc, char **argv) {
         while (answered < n || !emit_done) {
             if (now() > deadline) fail("round %d timed out: %d of %d answered", round, answered, n);
             int ready = epoll_wait(epfd, events, 256, 100);
+            /* Every answer in this batch arrived by now: reading them one by one must not add to their latency. */
+            double at = now();
             for (int e = 0; e < ready; e++) {
                 struct conn *c = events[e].data.ptr;
                 const char *body;
@@ -362,7 +369,6 @@ int main(int argc, char **argv) {
                 if (c->state != READING) continue;
                 int status = receive(c, &body);
                 if (status == 0) continue;
-                double at = now();
                 if (c == &emitter) {
                     if (status != 200) fail("emit answered %d: %s", status, body);
                     emit_answer_ms = (at - start) * 1000;
@@ -374,16 +380,14 @@ int main(int argc, char **argv) {
                 latencies[delivered++] = (at - start) * 1000;
                 answered++;
                 subs[c->index].cursor = json_number(body, "\"cursor\"");
-                if (round + 1 < round_count) {
-                    poll_request(c);
-                } else {
-                    c->state = IDLE;
-                }
+                c->state = IDLE;
             }
         }
         all_answered_ms = (now() - start) * 1000;
         if (round + 1 < round_count) {
-            /* Wait until every poll is out again, then give the server a moment to suspend them. */
+            /* Poll again with the new cursors (outside the measured time), wait until every poll is out, then give
+             * the server a moment to suspend them. */
+            for (int i = 0; i < n; i++) poll_request(&polls[i]);
             for (int waiting = 0; waiting < n;) {
                 if (now() > deadline) fail("re-polling timed out");
                 waiting = 0;

@@ -3,7 +3,7 @@ import LinkCore
 /// `CoreBench profile NAME COUNT`: runs one operation COUNT times with no timing, for
 /// `valgrind --tool=callgrind` (instruction counts are stable on a busy machine; see docs/benchmarks.md).
 enum Profile {
-    static let names = ["match-github", "location", "resolve", "resolve-redirect", "resolution-json", "guard"]
+    static let names = ["match-github", "location", "resolve", "resolve-redirect", "resolution-json", "resolution-writer", "guard"]
 
     static func run(_ name: String, count: Int) -> Bool {
         var checksum = 0
@@ -32,6 +32,14 @@ enum Profile {
             let resolution = try! Resolver(table: ResolveBenchmark.table()).resolve(
                 location: "/repos/apple/swift/issues/42?tab=comments")
             for _ in 0..<count { checksum &+= resolution.json().encoded().count }
+        case "resolution-writer":
+            let resolution = try! Resolver(table: ResolveBenchmark.table()).resolve(
+                location: "/repos/apple/swift/issues/42?tab=comments")
+            for _ in 0..<count {
+                var writer = JSONWriter()
+                resolution.write(to: &writer)
+                checksum &+= writer.bytes.count
+            }
         case "guard":
             let rule = try! Rule(JSONParser.parse(RuleBenchmark.guardRule))
             let data = try! JSONParser.parse(RuleBenchmark.data)
