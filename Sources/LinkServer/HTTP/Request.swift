@@ -27,9 +27,10 @@ struct Request: Sendable {
 
     /// Splits a raw request target (`/a/b?x=1`) into path and query.
     init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = [], id: String = "test") {
-        if let mark = target.firstIndex(of: "?") {
+        let utf8 = target.utf8
+        if let mark = utf8.firstIndex(of: UInt8(ascii: "?")) {
             self.init(
-                method: method, path: String(target[..<mark]), rawQuery: String(target[target.index(after: mark)...]),
+                method: method, path: String(target[..<mark]), rawQuery: String(target[utf8.index(after: mark)...]),
                 headers: headers, body: body, id: id)
         } else {
             self.init(method: method, path: target, rawQuery: nil, headers: headers, body: body, id: id)

@@ -18,7 +18,8 @@ final class Daemon: @unchecked Sendable {
     private let requestsInFlight = Atomic<Int>(0)
     private let suspendedCount = Atomic<Int>(0)
     private let requestCounter = Atomic<UInt64>(0)
-    private let idPrefix = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 36)
+    /// Generated request ids are this process's random prefix and a counter: `1qcrpuu-1`, `1qcrpuu-2`, …
+    private let idPrefix = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 36) + "-"
 
     /// The bound port, valid after ``start()`` (the chosen one when the settings asked for port 0).
     private(set) var port: UInt16 = 0
@@ -185,8 +186,9 @@ final class Daemon: @unchecked Sendable {
         {
             return header
         }
-        let n = requestCounter.add(1, ordering: .relaxed).newValue
-        return idPrefix + "-" + String(n, radix: 36)
+        var id = idPrefix
+        id.append(String(requestCounter.add(1, ordering: .relaxed).newValue, radix: 36))
+        return id
     }
 
     private func queue(_ response: Response, on connection: OpaquePointer, state: ConnectionState) -> MHD_Result {

@@ -8,8 +8,7 @@ import Synchronization
 final class ServiceMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
-    private let requestCounters = Mutex<[String: Metrics.Counter]>([:])
-    private let requestTimers = Mutex<[String: Metrics.Timer]>([:])
+    private let series = Mutex<[SeriesKey: (Metrics.Counter, Metrics.Timer)]>([:])
     private let outcomeCounters = Mutex<[String: Metrics.Counter]>([:])
     private let gauges = Mutex<[(Metrics.Gauge, @Sendable () -> Int)]>([])
 
@@ -23,32 +22,35 @@ final class ServiceMetrics: Sendable {
         self.factory = factory
     }
 
+    /// The label values of one request series.
+    private struct SeriesKey: Hashable {
+        var endpoint: String
+        var method: String
+        var status: Int
+    }
+
     /// Counts a finished request and records its latency.
     func record(_ summary: RequestSummary) {
-        let status = String(summary.status)
-        let counterKey = summary.endpoint + " " + summary.method + " " + status
-        let counter = requestCounters.withLock { counters in
-            if let counter = counters[counterKey] { return counter }
+        let key = SeriesKey(endpoint: summary.endpoint, method: summary.method, status: summary.status)
+        let (counter, timer) = series.withLock { series in
+            if let found = series[key] { return found }
+            let status = String(summary.status)
             let counter = Metrics.Counter(
                 label: "linkserver_http_requests_total",
                 dimensions: [("endpoint", summary.endpoint), ("method", summary.method), ("status", status)],
                 factory: factory)
-            counters[counterKey] = counter
-            return counter
+            // One latency histogram per endpoint and method, shared by every status.
+            let timer =
+                series.first { $0.key.endpoint == key.endpoint && $0.key.method == key.method }?.value.1
+                ?? Metrics.Timer(
+                    label: "linkserver_http_request_duration_seconds",
+                    dimensions: [("endpoint", summary.endpoint), ("method", summary.method)], factory: factory)
+            series[key] = (counter, timer)
+            return (counter, timer)
         }
         counter.increment()
-        let timerKey = summary.endpoint + " " + summary.method
-        let timer = requestTimers.withLock { timers in
-            if let timer = timers[timerKey] { return timer }
-            let timer = Metrics.Timer(
-                label: "linkserver_http_request_duration_seconds",
-                dimensions: [("endpoint", summary.endpoint), ("method", summary.method)], factory: factory)
-            timers[timerKey] = timer
-            return timer
-        }
-        timer.recordNanoseconds(
-            summary.duration.components.seconds * 1_000_000_000 + summary.duration.components.attoseconds
-                / 1_000_000_000)
+        let duration = summary.duration.components
+        timer.recordNanoseconds(duration.seconds * 1_000_000_000 + duration.attoseconds / 1_000_000_000)
     }
 
     /// Counts one resolution outcome (`resolved`, `redirected`, `intercepted`, `redirect_loop`, …).
