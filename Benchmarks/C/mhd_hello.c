@@ -6,7 +6,8 @@
  * backlog. Like the service, it answers on the second call of a request (the first one only sees the headers)
  * with a response created per request from a copied buffer plus a Content-Type header.
  *
- * Usage: mhd_hello PORT THREADS   (port 0 picks a free one; prints "listening on http://127.0.0.1:PORT")
+ * Usage: mhd_hello PORT THREADS [POOL_BYTES]
+ *   port 0 picks a free one; the pool defaults to 16 KiB, the service's; prints "listening on http://127.0.0.1:PORT".
  * Build: gcc -O2 -o mhd_hello mhd_hello.c $(pkg-config --cflags --libs libmicrohttpd)
  */
 #include <arpa/inet.h>
@@ -44,6 +45,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
 int main(int argc, char **argv) {
     unsigned short port = argc > 1 ? (unsigned short)atoi(argv[1]) : 0;
     unsigned int threads = argc > 2 ? (unsigned int)atoi(argv[2]) : 2;
+    size_t pool = argc > 3 ? (size_t)atol(argv[3]) : 16 * 1024;
     /* Block the stop signals before MHD starts its threads, so they inherit the mask and sigwait gets them. */
     sigset_t signals;
     sigemptyset(&signals);
@@ -57,7 +59,7 @@ int main(int argc, char **argv) {
     struct MHD_Daemon *daemon = MHD_start_daemon(
         flags, port, NULL, NULL, handle, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, 10000u, MHD_OPTION_CONNECTION_TIMEOUT,
-        30u, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+        30u, MHD_OPTION_CONNECTION_MEMORY_LIMIT, pool, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
         MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, MHD_OPTION_END);
     if (daemon == NULL) {
         fprintf(stderr, "mhd_hello: cannot start the daemon\n");

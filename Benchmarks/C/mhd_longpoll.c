@@ -12,7 +12,7 @@
  * always emits well before its polls' `wait`.
  *
  * Same daemon settings as LinkServer (internal polling thread, epoll, thread pool of N, suspend/resume).
- * Usage: mhd_longpoll PORT THREADS; prints "listening on http://127.0.0.1:PORT" on stderr.
+ * Usage: mhd_longpoll PORT THREADS [POOL_BYTES] (default 16 KiB, as the service); prints "listening on http://127.0.0.1:PORT" on stderr.
  * Build: gcc -O2 -pthread -o mhd_longpoll mhd_longpoll.c $(pkg-config --cflags --libs libmicrohttpd)
  */
 #include <arpa/inet.h>
@@ -125,6 +125,7 @@ static void completed(void *cls, struct MHD_Connection *connection, void **req_c
 int main(int argc, char **argv) {
     unsigned short port = argc > 1 ? (unsigned short)atoi(argv[1]) : 0;
     unsigned int threads = argc > 2 ? (unsigned int)atoi(argv[2]) : 2;
+    size_t pool = argc > 3 ? (size_t)atol(argv[3]) : 16 * 1024;
     struct rlimit files;
     if (getrlimit(RLIMIT_NOFILE, &files) == 0) {
         files.rlim_cur = files.rlim_max;
@@ -143,7 +144,7 @@ int main(int argc, char **argv) {
     struct MHD_Daemon *daemon = MHD_start_daemon(
         flags, port, NULL, NULL, handle, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, 12000u, MHD_OPTION_CONNECTION_TIMEOUT,
-        90u, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+        90u, MHD_OPTION_CONNECTION_MEMORY_LIMIT, pool, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
         MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);
     if (daemon == NULL) {
         fprintf(stderr, "mhd_longpoll: cannot start the daemon\n");

@@ -7,14 +7,14 @@
 #include <microhttpd.h>
 
 /// Replaces the variadic `MHD_start_daemon` with the option list of LinkServer's daemon (thread pool, connection
-/// limit 10,000, timeout 30 s, 32 KiB per connection, backlog 1024, address reuse), bound to `address`.
+/// limit 10,000, timeout 30 s, `pool` bytes per connection, backlog 1024, address reuse), bound to `address`.
 static inline struct MHD_Daemon *cmhd_start_hello(unsigned int flags, const struct sockaddr *address,
-                                                  unsigned int threads, MHD_AccessHandlerCallback handler,
-                                                  void *handler_cls) {
+                                                  unsigned int threads, size_t pool,
+                                                  MHD_AccessHandlerCallback handler, void *handler_cls) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls, MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, 10000u,
                             MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-                            (size_t)32 * 1024, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+                            pool, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
                             MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, MHD_OPTION_END);
 }
 

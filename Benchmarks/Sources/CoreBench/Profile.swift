@@ -3,7 +3,9 @@ import LinkCore
 /// `CoreBench profile NAME COUNT`: runs one operation COUNT times with no timing, for
 /// `valgrind --tool=callgrind` (instruction counts are stable on a busy machine; see docs/benchmarks.md).
 enum Profile {
-    static let names = ["match-github", "location", "resolve", "resolve-redirect", "resolution-json", "resolution-writer", "guard"]
+    static let names = [
+        "match-github", "location", "resolve", "resolve-redirect", "resolution-json", "resolution-writer", "guard",
+    ]
 
     static func run(_ name: String, count: Int) -> Bool {
         var checksum = 0

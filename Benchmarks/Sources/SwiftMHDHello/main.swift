@@ -1,6 +1,7 @@
 // Bare libmicrohttpd hello-world in Swift: the baseline LinkServer's HTTP costs are compared with in
 // `scripts/bench`. Same daemon flags and options as the service (see CMHD/shim.h), nothing else.
-// Usage: SwiftMHDHello [PORT] [THREADS]; prints `listening on http://127.0.0.1:PORT` on stderr once bound.
+// Usage: SwiftMHDHello [PORT] [THREADS] [POOL_BYTES]; prints `listening on http://127.0.0.1:PORT` on stderr once
+// bound.
 import CMHD
 
 #if canImport(Glibc)
@@ -10,6 +11,8 @@ import CMHD
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let port = arguments.first ?? 0
 let threads = arguments.dropFirst().first ?? 2
+// Bytes of per-connection memory pool: LinkServer's default (DaemonSettings.connectionMemoryLimit).
+let pool = arguments.dropFirst(2).first ?? 16 * 1024
 
 // Block the stop signals before MHD starts its threads, so they inherit the mask and sigwait gets them.
 var signals = sigset_t()
@@ -28,7 +31,7 @@ let flags =
     | MHD_USE_ERROR_LOG.rawValue
 let daemon = withUnsafePointer(to: &address) { pointer in
     pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        cmhd_start_hello(flags, $0, UInt32(threads), Trampolines.access, nil)
+        cmhd_start_hello(flags, $0, UInt32(threads), pool, Trampolines.access, nil)
     }
 }
 guard let daemon else {
