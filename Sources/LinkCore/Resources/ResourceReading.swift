@@ -28,3 +28,26 @@ public struct ResourceReading: Sendable, Hashable {
         ])
     }
 }
+
+extension ResourceReading {
+    /// Writes the same JSON as ``json`` straight into `writer` (the read path is hot).
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("value")
+        writer.value(value)
+        writer.key("resource")
+        writer.beginObject()
+        writer.key("path")
+        writer.string(resource.pattern.description)
+        writer.key("name")
+        writer.string(resource.name)
+        writer.key("revision")
+        writer.int(resource.revision)
+        writer.endObject()
+        writer.key("params")
+        writer.stringObject(params.lazy.map { ($0.name, $0.value) })
+        writer.key("query")
+        writer.stringObject(query.lazy.map { ($0.key, $0.value) })
+        writer.endObject()
+    }
+}

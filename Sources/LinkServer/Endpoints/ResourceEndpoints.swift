@@ -63,7 +63,9 @@ struct ResourceEndpoints {
             throw LinkError(.invalidRequest, "Give either 'loc' or 'name', not both", details: ["field": "name"])
         }
         return .now(
-            .json(reading.json, headers: [("ETag", ResourcePreconditions.entityTag(reading.resource.revision))]))
+            .json(
+                writing: reading.write, headers: [("ETag", ResourcePreconditions.entityTag(reading.resource.revision))])
+        )
     }
 
     private static func resourceResponse(_ resource: Resource, status: Int) -> Response {

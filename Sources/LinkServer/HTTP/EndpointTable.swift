@@ -59,12 +59,20 @@ struct EndpointTable: Sendable {
         return .endpoint(endpoint, parameters: parameters)
     }
 
-    /// The decoded, non-empty segments of a raw path; `nil` when an escape is malformed.
+    /// The decoded, non-empty segments of a raw path; `nil` when an escape is malformed. Splits the UTF-8 bytes
+    /// (API paths are ASCII; splitting a `String` by `Character` would walk grapheme clusters).
     static func segments(of path: String) -> [String]? {
         var segments: [String] = []
-        for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
-            guard let segment = PercentDecoding.decode(raw) else { return nil }
-            segments.append(segment)
+        segments.reserveCapacity(4)
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+            if start < end {
+                guard let segment = PercentDecoding.decode(path[start..<end]) else { return nil }
+                segments.append(segment)
+            }
+            start = end < utf8.endIndex ? utf8.index(after: end) : end
         }
         return segments
     }

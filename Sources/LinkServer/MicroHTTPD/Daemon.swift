@@ -157,10 +157,10 @@ final class Daemon: @unchecked Sendable {
     private func begin(_ state: ConnectionState, connection: OpaquePointer, method: UnsafePointer<CChar>)
         -> MHD_Result
     {
-        var headers: [String: String] = [:]
-        for name in Request.headerNames {
-            if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) {
-                headers[name] = String(cString: value)
+        var headers = RequestHeaders()
+        for (index, name) in RequestHeaders.names.enumerated() {
+            if let value = name.withCString({ MHD_lookup_connection_value(connection, .HEADER_KIND, $0) }) {
+                headers.set(at: index, String(cString: value))
             }
         }
         let id = requestID(from: headers["x-request-id"])
@@ -201,11 +201,12 @@ final class Daemon: @unchecked Sendable {
         }
         guard let mhdResponse else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
+        // `withCString` hands native strings over without copying them into temporary C arrays.
         for (name, value) in response.headers {
-            MHD_add_response_header(mhdResponse, name, value)
+            name.withCString { name in value.withCString { _ = MHD_add_response_header(mhdResponse, name, $0) } }
         }
         if let id = state.request?.id {
-            MHD_add_response_header(mhdResponse, "X-Request-Id", id)
+            id.withCString { _ = MHD_add_response_header(mhdResponse, "X-Request-Id", $0) }
         }
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
     }

@@ -1,3 +1,4 @@
+import LinkCore
 import Metrics
 import Prometheus
 import Synchronization
@@ -9,7 +10,8 @@ final class ServiceMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
     private let series = Mutex<[SeriesKey: (Metrics.Counter, Metrics.Timer)]>([:])
-    private let outcomeCounters = Mutex<[String: Metrics.Counter]>([:])
+    /// Every outcome's counter, made up front: recording one is a lookup in an immutable dictionary.
+    private let outcomeCounters: [String: Metrics.Counter]
     private let gauges = Mutex<[(Metrics.Gauge, @Sendable () -> Int)]>([])
 
     init() {
@@ -20,6 +22,16 @@ final class ServiceMetrics: Sendable {
             .seconds(1), .seconds(5), .seconds(30), .seconds(60),
         ]
         self.factory = factory
+        let outcomes = ["resolved", "redirected"] + LinkError.Code.allCases.map(\.rawValue)
+        outcomeCounters = Dictionary(
+            uniqueKeysWithValues: outcomes.map { outcome in
+                (
+                    outcome,
+                    Metrics.Counter(
+                        label: "linkserver_resolve_outcomes_total", dimensions: [("outcome", outcome)], factory: factory
+                    )
+                )
+            })
     }
 
     /// The label values of one request series.
@@ -53,16 +65,9 @@ final class ServiceMetrics: Sendable {
         timer.recordNanoseconds(duration.seconds * 1_000_000_000 + duration.attoseconds / 1_000_000_000)
     }
 
-    /// Counts one resolution outcome (`resolved`, `redirected`, `intercepted`, `redirect_loop`, …).
+    /// Counts one resolution outcome: `resolved`, `redirected`, or the error code that ended it.
     func recordOutcome(_ outcome: String) {
-        let counter = outcomeCounters.withLock { counters in
-            if let counter = counters[outcome] { return counter }
-            let counter = Metrics.Counter(
-                label: "linkserver_resolve_outcomes_total", dimensions: [("outcome", outcome)], factory: factory)
-            counters[outcome] = counter
-            return counter
-        }
-        counter.increment()
+        outcomeCounters[outcome]?.increment()
     }
 
     /// A gauge whose value is read from `value` at every scrape.
