@@ -61,17 +61,7 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
     /// value is its decoded segments joined with `/`.
     public func parameters(in segments: [String]) -> PathParameters {
         if parameterPositions.isEmpty { return PathParameters() }
-        var values: [String] = []
-        values.reserveCapacity(parameterPositions.count)
-        for position in parameterPositions {
-            if position >= segments.count {
-                values.append("")
-            } else if case .catchAll = self.segments[position] {
-                values.append(segments[position...].joined(separator: "/"))
-            } else {
-                values.append(segments[position])
-            }
-        }
-        return PathParameters(names: parameterNames, values: values)
+        return PathParameters(
+            names: parameterNames, segments: segments, positions: parameterPositions, catchAllLast: endsWithCatchAll)
     }
 }
