@@ -38,8 +38,22 @@ public struct JSONWriter {
         atStart = false
     }
 
-    /// An object member's key; the next call writes its value.
-    public mutating func key(_ key: String) {
+    /// A constant member key that needs no escaping (letters, digits, `_`, `-`), copied without scanning; the
+    /// next call writes its value.
+    public mutating func key(_ key: StaticString) {
+        assert(
+            UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount).allSatisfy {
+                $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C
+            }, "constant keys must not need escaping")
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        atStart = true
+    }
+
+    /// A member key computed at run time (escaped as needed); the next call writes its value.
+    public mutating func key(string key: String) {
         separate()
         JSONValue.encodeString(key, into: &bytes)
         bytes.append(UInt8(ascii: ":"))
@@ -77,7 +91,7 @@ public struct JSONWriter {
     public mutating func stringObject(_ pairs: some Sequence<(String, String)>) {
         beginObject()
         for (name, value) in pairs {
-            key(name)
+            key(string: name)
             string(value)
         }
         endObject()

@@ -18,7 +18,7 @@ import Testing
         writer.endArray()
         writer.key("c")
         writer.string(nil as String?)
-        writer.key("d\"")
+        writer.key(string: "d\"")
         writer.value(["k": [true, 2.5]])
         writer.key("e")
         writer.stringObject([("p", "1"), ("q", "é\n")])
