@@ -116,15 +116,6 @@ public struct EventTypeCatalog: Sendable {
     }
 
     static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
-                    return true
-                default:
-                    return false
-                }
-            }
+        RouteDefinition.isValidName(name)
     }
 }

@@ -52,26 +52,7 @@ extension Request {
     /// Malformed escapes give `invalid_url`.
     func queryItems() throws(LinkError) -> [(String, String)] {
         guard let rawQuery, !rawQuery.isEmpty else { return [] }
-        var items: [(String, String)] = []
-        let utf8 = rawQuery.utf8
-        var start = utf8.startIndex
-        while start < utf8.endIndex {
-            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
-            if start < end {
-                let part = rawQuery[start..<end]
-                let equals = part.utf8.firstIndex(of: UInt8(ascii: "="))
-                guard let key = PercentDecoding.decode(part[..<(equals ?? part.endIndex)]),
-                    let value = equals.map({ PercentDecoding.decode(part[part.utf8.index(after: $0)...]) }) ?? ""
-                else {
-                    throw LinkError(
-                        .invalidURL, "Malformed percent-escape in the query string",
-                        details: ["query": .string(rawQuery)])
-                }
-                items.append((key, value))
-            }
-            start = end < utf8.endIndex ? utf8.index(after: end) : end
-        }
-        return items
+        return try Query(parsing: rawQuery).items.map { ($0.name, $0.value) }
     }
 
     /// The last value of query parameter `name`.
