@@ -5,6 +5,7 @@ extension Evaluator {
         var text = ""
         for value in try argumentValues(arguments) where !value.isNull {
             StringCoercion.append(value, to: &text)
+            try charge(text.utf8.count)
         }
         return .string(text)
     }
@@ -42,8 +43,10 @@ extension Evaluator {
         }
         switch haystack {
         case .string(let text):
+            try charge(text.utf8.count)
             return .bool(Evaluator.text(text, contains: StringCoercion.string(from: needle)))
         case .array(let elements):
+            try charge(elements.count)
             return .bool(elements.contains { Comparison.strictlyEqual($0, needle) })
         default:
             return .bool(false)
@@ -56,8 +59,10 @@ extension Evaluator {
         var merged: [JSONValue] = []
         for value in try argumentValues(arguments) {
             if case .array(let elements) = value {
+                try charge(elements.count)
                 merged.append(contentsOf: elements)
             } else {
+                try charge(1)
                 merged.append(value)
             }
         }

@@ -7,12 +7,32 @@ struct Evaluator {
     let root: JSONValue
     /// Scopes stacked above `root`, innermost last. Empty (and unallocated) unless an iterator or `try` runs.
     var frames: [Frame] = []
+    /// Work left: every node evaluated costs one unit, and operators whose work grows with their input (`merge`,
+    /// `cat`, `in`, `substr`) cost its size. A rule that runs out fails with ``RuleError/evaluationLimitType``, so
+    /// no rule (the playground is open to every client) can occupy a thread or memory without bound.
+    var budget: Int
 
-    init(root: JSONValue) {
+    /// The default work budget: a few hundred milliseconds of evaluation at most.
+    static let defaultBudget = 5_000_000
+
+    init(root: JSONValue, budget: Int = Evaluator.defaultBudget) {
         self.root = root
+        self.budget = budget
+    }
+
+    /// Spends `units` of the budget; throws when it is exhausted.
+    @inline(__always)
+    mutating func charge(_ units: Int) throws(RuleError) {
+        budget -= units
+        if budget < 0 {
+            throw RuleError(
+                type: RuleError.evaluationLimitType,
+                message: "The rule did more work than one evaluation may (\(Evaluator.defaultBudget) units)")
+        }
     }
 
     mutating func evaluate(_ node: Node) throws(RuleError) -> JSONValue {
+        try charge(1)
         switch node {
         case .literal(let value):
             return value

@@ -7,7 +7,9 @@ import OrderedCollections
 ///   than an array, `max` given a string, `%` given fewer than two operands…);
 /// - `"NaN"` when arithmetic or a comparison has no numeric meaning (`"abc" + 1`, `1 / 0`, `[1] < 2`);
 /// - the value raised by the `throw` operator: the `type` member of a thrown object that has one, the thrown value
-///   itself otherwise.
+///   itself otherwise;
+/// - `"Evaluation Limit"` (this implementation's own) when a rule does more work than one evaluation may: a `reduce`
+///   that doubles its accumulator, a scan inside a scan over large data. Once raised it cannot be caught by `try`.
 public struct RuleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The JSON Logic error type, or the value raised by `throw`.
     public var type: JSONValue
@@ -28,6 +30,8 @@ extension RuleError {
     public static let invalidArgumentsType: JSONValue = "Invalid Arguments"
     /// The type of errors raised when arithmetic or a comparison has no numeric meaning.
     public static let notANumberType: JSONValue = "NaN"
+    /// The type of errors raised when a rule exhausts its work budget.
+    public static let evaluationLimitType: JSONValue = "Evaluation Limit"
 
     static func invalidArguments(_ message: String) -> RuleError {
         RuleError(type: invalidArgumentsType, message: message)

@@ -78,3 +78,19 @@ import Testing
         }
     }
 }
+
+extension RuleEndpointTests {
+    @Test func runawayRulesAreRefusedNotRun() throws {
+        try withServer { (server) throws in
+            let rule: JSONValue = [
+                "reduce": [["var": "n"], ["merge": [["var": "accumulator"], ["var": "accumulator"]]], [1]]
+            ]
+            let reply = try server.client().post(
+                "/v1/rules/evaluate", ["rule": rule, "data": ["n": .array((0..<40).map(JSONValue.int))]])
+            #expect(reply.status == 422)
+            #expect(reply.errorCode == "rule_error")
+            #expect(reply.errorDetails?["type"] == "Evaluation Limit")
+            #expect(try server.client().get("/healthz").status == 200)
+        }
+    }
+}
