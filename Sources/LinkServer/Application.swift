@@ -15,6 +15,7 @@ final class Application: Sendable {
     let routes: RouteRegistry
     let events: EventEndpoints
     private let pollTimer: PollTimer
+    let resources: ResourceState
     /// Every endpoint served, for documentation checks.
     let endpointList: [Endpoint]
 
@@ -39,6 +40,8 @@ final class Application: Sendable {
             bus: bus, store: store, timer: pollTimer,
             locations: LocationParser(hosts: config.linkHosts.map(HostAllowList.init)))
         endpoints += events.endpoints
+        resources = try ResourceState(store: store, hosts: config.linkHosts.map(HostAllowList.init))
+        endpoints += ResourceEndpoints(state: resources).endpoints
         endpointList = endpoints
         service = Service(
             endpoints: endpoints, auth: TokenCheck(adminToken: config.adminToken, readToken: config.readToken),
@@ -48,6 +51,7 @@ final class Application: Sendable {
         metrics.gauge("linkserver_routes") { [routes] in routes.count }
         metrics.gauge("linkserver_subscriptions_open") { [bus] in bus.subscriptionCount }
         metrics.gauge("linkserver_polls_waiting") { [bus] in bus.waitingCount }
+        metrics.gauge("linkserver_resources") { [resources] in resources.snapshot.count }
         readinessFlag = readiness
     }
 

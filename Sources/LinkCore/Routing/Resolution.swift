@@ -84,3 +84,71 @@ extension Resolution.Redirect {
         ["from": .string(from), "to": .string(to), "route": route.map(JSONValue.string) ?? .null, "rule": .int(rule)]
     }
 }
+
+extension Resolution {
+    /// Writes the same JSON as ``json()`` straight into `writer`, without building a tree (the hot path).
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("location")
+        writer.string(location.description)
+        writer.key("path")
+        writer.string(location.path)
+        writer.key("route")
+        writer.beginObject()
+        writer.key("name")
+        writer.string(route.name)
+        writer.key("pattern")
+        writer.string(route.pattern.description)
+        writer.endObject()
+        writer.key("params")
+        writer.stringObject(params.lazy.map { ($0.name, $0.value) })
+        writer.key("query")
+        writer.stringObject(location.query.map.lazy.map { ($0.key, $0.value) })
+        writer.key("queryItems")
+        writer.beginArray()
+        for item in location.query.items {
+            writer.beginArray()
+            writer.string(item.name)
+            writer.string(item.value)
+            writer.endArray()
+        }
+        writer.endArray()
+        writer.key("destination")
+        writer.value(route.destination)
+        writer.key("presentation")
+        writer.string(route.presentation)
+        writer.key("matches")
+        writer.beginArray()
+        for match in matches {
+            writer.beginObject()
+            writer.key("pattern")
+            writer.string(match.pattern.description)
+            writer.key("name")
+            writer.string(match.name)
+            writer.key("location")
+            writer.string(match.location)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("redirects")
+        writer.beginArray()
+        for redirect in redirects {
+            writer.beginObject()
+            writer.key("from")
+            writer.string(redirect.from)
+            writer.key("to")
+            writer.string(redirect.to)
+            writer.key("route")
+            writer.string(redirect.route)
+            writer.key("rule")
+            writer.int(redirect.rule)
+            writer.endObject()
+        }
+        writer.endArray()
+        if let sameRoute {
+            writer.key("sameRoute")
+            writer.string(sameRoute.rawValue)
+        }
+        writer.endObject()
+    }
+}

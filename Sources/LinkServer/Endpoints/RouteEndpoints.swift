@@ -95,7 +95,9 @@ struct RouteEndpoints {
         do {
             let resolution = try body()
             metrics.recordOutcome(resolution.redirects.isEmpty ? "resolved" : "redirected")
-            return .json(resolution.json())
+            var writer = JSONWriter(capacity: 768)
+            resolution.write(to: &writer)
+            return .json(writer)
         } catch {
             metrics.recordOutcome(error.code.rawValue)
             throw error

@@ -1,6 +1,8 @@
+import Foundation
 import LinkCore
 
-/// The service's own endpoints, matched by path template and then by method.
+/// The service's own endpoints, matched by path template with the same ``SegmentTrie`` that matches routes and
+/// resources, then by method.
 struct EndpointTable: Sendable {
     /// What a request path found.
     enum Match {
@@ -12,28 +14,29 @@ struct EndpointTable: Sendable {
 
     private struct PathTemplate {
         var template: String
-        /// `nil` for a `{parameter}` segment.
-        var literals: [String?]
-        var names: [String]
         var endpoints: [String: Endpoint]
     }
 
     private var templates: [PathTemplate] = []
+    private let trie: SegmentTrie<Int>
 
     init(_ endpoints: [Endpoint]) {
+        var templates: [PathTemplate] = []
         for endpoint in endpoints {
             if let index = templates.firstIndex(where: { $0.template == endpoint.template }) {
                 templates[index].endpoints[endpoint.method] = endpoint
-                continue
+            } else {
+                templates.append(PathTemplate(template: endpoint.template, endpoints: [endpoint.method: endpoint]))
             }
-            let segments = endpoint.template.split(separator: "/").map(String.init)
-            templates.append(
-                PathTemplate(
-                    template: endpoint.template,
-                    literals: segments.map { $0.hasPrefix("{") ? nil : $0 },
-                    names: segments.filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) },
-                    endpoints: [endpoint.method: endpoint]))
         }
+        self.templates = templates
+        trie = SegmentTrie(
+            templates.enumerated().map { index, template in
+                // `/v1/routes/{name}` is the pattern `/v1/routes/:name`; templates are fixed at build time.
+                let pattern = template.template.replacingOccurrences(of: "{", with: ":")
+                    .replacingOccurrences(of: "}", with: "")
+                return SegmentTrie.Entry(try! Pattern(pattern), index)
+            })
     }
 
     /// Every endpoint, for documentation tests.
@@ -41,30 +44,37 @@ struct EndpointTable: Sendable {
 
     /// Finds the endpoint for `method` on the raw (percent-encoded) `path`.
     func match(method: String, path: String) -> Match {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-        for template in templates where template.literals.count == segments.count {
-            var values: [String] = []
-            var matched = true
-            for (literal, segment) in zip(template.literals, segments) {
-                if let literal {
-                    if literal != segment {
-                        matched = false
-                        break
-                    }
-                } else {
-                    values.append(PercentDecoding.decode(segment) ?? String(segment))
-                }
-            }
-            guard matched else { continue }
-            let lookup = method == "HEAD" ? "GET" : method
-            guard let endpoint = template.endpoints[lookup] else {
-                var allowed = template.endpoints.keys.sorted()
-                if allowed.contains("GET") { allowed.append("HEAD") }
-                return .methodNotAllowed(template: template.template, allowed: allowed)
-            }
-            return .endpoint(endpoint, parameters: Dictionary(uniqueKeysWithValues: zip(template.names, values)))
+        guard let segments = EndpointTable.segments(of: path), let found = trie.match(segments) else {
+            return .notFound
         }
-        return .notFound
+        let template = templates[found.value]
+        let lookup = method == "HEAD" ? "GET" : method
+        guard let endpoint = template.endpoints[lookup] else {
+            var allowed = template.endpoints.keys.sorted()
+            if allowed.contains("GET") { allowed.append("HEAD") }
+            return .methodNotAllowed(template: template.template, allowed: allowed)
+        }
+        var parameters: [String: String] = [:]
+        for (name, value) in found.parameters { parameters[name] = value }
+        return .endpoint(endpoint, parameters: parameters)
+    }
+
+    /// The decoded, non-empty segments of a raw path; `nil` when an escape is malformed. Splits the UTF-8 bytes
+    /// (API paths are ASCII; splitting a `String` by `Character` would walk grapheme clusters).
+    static func segments(of path: String) -> [String]? {
+        var segments: [String] = []
+        segments.reserveCapacity(4)
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+            if start < end {
+                guard let segment = PercentDecoding.decode(path[start..<end]) else { return nil }
+                segments.append(segment)
+            }
+            start = end < utf8.endIndex ? utf8.index(after: end) : end
+        }
+        return segments
     }
 }
 

@@ -26,9 +26,22 @@ enum HTTPError {
 
     /// The error envelope `{"error": {"code", "message", "details"?}}` with the matching status.
     static func response(for error: LinkError, headers: [(String, String)] = []) -> Response {
-        var body: JSONObject = ["code": .string(error.code.rawValue), "message": .string(error.message)]
-        if !error.details.isEmpty { body["details"] = .object(error.details) }
-        return .json(["error": .object(body)], status: status(of: error.code), headers: headers)
+        .json(
+            writing: { writer in
+                writer.beginObject()
+                writer.key("error")
+                writer.beginObject()
+                writer.key("code")
+                writer.string(error.code.rawValue)
+                writer.key("message")
+                writer.string(error.message)
+                if !error.details.isEmpty {
+                    writer.key("details")
+                    writer.value(.object(error.details))
+                }
+                writer.endObject()
+                writer.endObject()
+            }, status: status(of: error.code), headers: headers)
     }
 
     /// A generic 500 whose message leaks nothing; the caller logs the real error.

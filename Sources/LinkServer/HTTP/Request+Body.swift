@@ -5,13 +5,34 @@ extension Request {
     /// Whether the declared body type is JSON (`application/json`, `application/*+json`, or none given), in UTF-8.
     var hasJSONContentType: Bool {
         guard let type = headers["content-type"] else { return true }
-        let parts = type.split(separator: ";").map { $0.trimmingSpaces.lowercased() }
-        let mediaType = parts.first ?? ""
-        guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+        return Request.isJSONMediaType(type)
+    }
+
+    /// `application/json` or `application/…+json`, any case, with no charset other than UTF-8. Compares bytes:
+    /// this runs for every request with a body.
+    static func isJSONMediaType(_ type: String) -> Bool {
+        var utf8 = Substring(type).utf8
+        // The media type: up to the first `;`, spaces trimmed, case-insensitive.
+        let semicolon = utf8.firstIndex(of: UInt8(ascii: ";"))
+        var mediaType = utf8[..<(semicolon ?? utf8.endIndex)]
+        while let first = mediaType.first, first == 0x20 || first == 0x09 { mediaType.removeFirst() }
+        while let last = mediaType.last, last == 0x20 || last == 0x09 { mediaType.removeLast() }
+        let application = "application/".utf8
+        guard mediaType.count >= application.count,
+            zip(mediaType, application).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
         else { return false }
+        let subtype = mediaType.dropFirst(application.count)
+        let isJSON =
+            subtype.elementsEqual("json".utf8, by: { $0 | 0x20 == $1 })
+            || (subtype.count > 5 && subtype.suffix(5).elementsEqual("+json".utf8, by: { $0 | 0x20 == $1 | 0x20 }))
+        guard isJSON else { return false }
+        guard let semicolon else { return true }
         // JSON is UTF-8 (RFC 8259); a declared charset must say so.
-        for parameter in parts.dropFirst() where parameter.hasPrefix("charset=") {
-            let charset = parameter.dropFirst("charset=".count).replacingOccurrences(of: "\"", with: "")
+        utf8 = utf8[utf8.index(after: semicolon)...]
+        for parameter in String(Substring(utf8)).split(separator: ";") {
+            let text = parameter.trimmingSpaces.lowercased()
+            guard text.hasPrefix("charset=") else { continue }
+            let charset = text.dropFirst("charset=".count).replacingOccurrences(of: "\"", with: "")
             if charset != "utf-8" && charset != "utf8" { return false }
         }
         return true
@@ -32,15 +53,23 @@ extension Request {
     func queryItems() throws(LinkError) -> [(String, String)] {
         guard let rawQuery, !rawQuery.isEmpty else { return [] }
         var items: [(String, String)] = []
-        for part in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let key = PercentDecoding.decode(pieces[0]),
-                let value = pieces.count > 1 ? PercentDecoding.decode(pieces[1]) : ""
-            else {
-                throw LinkError(
-                    .invalidURL, "Malformed percent-escape in the query string", details: ["query": .string(rawQuery)])
+        let utf8 = rawQuery.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+            if start < end {
+                let part = rawQuery[start..<end]
+                let equals = part.utf8.firstIndex(of: UInt8(ascii: "="))
+                guard let key = PercentDecoding.decode(part[..<(equals ?? part.endIndex)]),
+                    let value = equals.map({ PercentDecoding.decode(part[part.utf8.index(after: $0)...]) }) ?? ""
+                else {
+                    throw LinkError(
+                        .invalidURL, "Malformed percent-escape in the query string",
+                        details: ["query": .string(rawQuery)])
+                }
+                items.append((key, value))
             }
-            items.append((key, value))
+            start = end < utf8.endIndex ? utf8.index(after: end) : end
         }
         return items
     }

@@ -7,14 +7,14 @@ struct Request: Sendable {
     /// The raw query string after `?` (without it), still percent-encoded; `nil` when the target has none.
     var rawQuery: String?
     /// The headers the service reads, keyed by lower-case name.
-    var headers: [String: String]
+    var headers: RequestHeaders
     /// The request body (empty when there is none).
     var body: [UInt8]
     /// The request id (from `X-Request-Id` when the client sent a sane one, else generated).
     var id: String
 
     init(
-        method: String, path: String, rawQuery: String? = nil, headers: [String: String] = [:], body: [UInt8] = [],
+        method: String, path: String, rawQuery: String? = nil, headers: RequestHeaders = [:], body: [UInt8] = [],
         id: String = "test"
     ) {
         self.method = method
@@ -26,18 +26,14 @@ struct Request: Sendable {
     }
 
     /// Splits a raw request target (`/a/b?x=1`) into path and query.
-    init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = [], id: String = "test") {
-        if let mark = target.firstIndex(of: "?") {
+    init(method: String, target: String, headers: RequestHeaders = [:], body: [UInt8] = [], id: String = "test") {
+        let utf8 = target.utf8
+        if let mark = utf8.firstIndex(of: UInt8(ascii: "?")) {
             self.init(
-                method: method, path: String(target[..<mark]), rawQuery: String(target[target.index(after: mark)...]),
+                method: method, path: String(target[..<mark]), rawQuery: String(target[utf8.index(after: mark)...]),
                 headers: headers, body: body, id: id)
         } else {
             self.init(method: method, path: target, rawQuery: nil, headers: headers, body: body, id: id)
         }
     }
-
-    /// The names of the headers copied from each request; everything else is not read.
-    static let headerNames = [
-        "content-type", "content-length", "authorization", "if-match", "if-none-match", "x-request-id", "accept",
-    ]
 }

@@ -23,6 +23,24 @@ struct Response: Sendable {
         return Response(status: status, headers: [("Content-Type", jsonContentType)] + headers, body: body)
     }
 
+    /// A JSON response written by `write` into a ``JSONWriter``.
+    static func json(
+        writing write: (inout JSONWriter) -> Void, status: Int = 200, headers: [(String, String)] = []
+    ) -> Response {
+        var writer = JSONWriter(capacity: 512)
+        write(&writer)
+        var response = json(writer, status: status)
+        response.headers += headers
+        return response
+    }
+
+    /// A JSON response from bytes already written by a ``JSONWriter``.
+    static func json(_ writer: consuming JSONWriter, status: Int = 200) -> Response {
+        var body = writer.bytes
+        body.append(UInt8(ascii: "\n"))
+        return Response(status: status, headers: [("Content-Type", jsonContentType)], body: body)
+    }
+
     /// `204 No Content`.
     static let noContent = Response(status: 204)
 

@@ -18,7 +18,8 @@ final class Daemon: @unchecked Sendable {
     private let requestsInFlight = Atomic<Int>(0)
     private let suspendedCount = Atomic<Int>(0)
     private let requestCounter = Atomic<UInt64>(0)
-    private let idPrefix = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 36)
+    /// Generated request ids are this process's random prefix and a counter: `1qcrpuu-1`, `1qcrpuu-2`, …
+    private let idPrefix = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 36) + "-"
 
     /// The bound port, valid after ``start()`` (the chosen one when the settings asked for port 0).
     private(set) var port: UInt16 = 0
@@ -156,10 +157,10 @@ final class Daemon: @unchecked Sendable {
     private func begin(_ state: ConnectionState, connection: OpaquePointer, method: UnsafePointer<CChar>)
         -> MHD_Result
     {
-        var headers: [String: String] = [:]
-        for name in Request.headerNames {
-            if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) {
-                headers[name] = String(cString: value)
+        var headers = RequestHeaders()
+        for (index, name) in RequestHeaders.names.enumerated() {
+            if let value = name.withCString({ MHD_lookup_connection_value(connection, .HEADER_KIND, $0) }) {
+                headers.set(at: index, String(cString: value))
             }
         }
         let id = requestID(from: headers["x-request-id"])
@@ -185,8 +186,9 @@ final class Daemon: @unchecked Sendable {
         {
             return header
         }
-        let n = requestCounter.add(1, ordering: .relaxed).newValue
-        return idPrefix + "-" + String(n, radix: 36)
+        var id = idPrefix
+        id.append(String(requestCounter.add(1, ordering: .relaxed).newValue, radix: 36))
+        return id
     }
 
     private func queue(_ response: Response, on connection: OpaquePointer, state: ConnectionState) -> MHD_Result {
@@ -199,11 +201,12 @@ final class Daemon: @unchecked Sendable {
         }
         guard let mhdResponse else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
+        // `withCString` hands native strings over without copying them into temporary C arrays.
         for (name, value) in response.headers {
-            MHD_add_response_header(mhdResponse, name, value)
+            name.withCString { name in value.withCString { _ = MHD_add_response_header(mhdResponse, name, $0) } }
         }
         if let id = state.request?.id {
-            MHD_add_response_header(mhdResponse, "X-Request-Id", id)
+            id.withCString { _ = MHD_add_response_header(mhdResponse, "X-Request-Id", $0) }
         }
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
     }

@@ -1,3 +1,4 @@
+import LinkCore
 import Metrics
 import Prometheus
 import Synchronization
@@ -8,9 +9,9 @@ import Synchronization
 final class ServiceMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
-    private let requestCounters = Mutex<[String: Metrics.Counter]>([:])
-    private let requestTimers = Mutex<[String: Metrics.Timer]>([:])
-    private let outcomeCounters = Mutex<[String: Metrics.Counter]>([:])
+    private let series = Mutex<[SeriesKey: (Metrics.Counter, Metrics.Timer)]>([:])
+    /// Every outcome's counter, made up front: recording one is a lookup in an immutable dictionary.
+    private let outcomeCounters: [String: Metrics.Counter]
     private let gauges = Mutex<[(Metrics.Gauge, @Sendable () -> Int)]>([])
 
     init() {
@@ -21,46 +22,52 @@ final class ServiceMetrics: Sendable {
             .seconds(1), .seconds(5), .seconds(30), .seconds(60),
         ]
         self.factory = factory
+        let outcomes = ["resolved", "redirected"] + LinkError.Code.allCases.map(\.rawValue)
+        outcomeCounters = Dictionary(
+            uniqueKeysWithValues: outcomes.map { outcome in
+                (
+                    outcome,
+                    Metrics.Counter(
+                        label: "linkserver_resolve_outcomes_total", dimensions: [("outcome", outcome)], factory: factory
+                    )
+                )
+            })
+    }
+
+    /// The label values of one request series.
+    private struct SeriesKey: Hashable {
+        var endpoint: String
+        var method: String
+        var status: Int
     }
 
     /// Counts a finished request and records its latency.
     func record(_ summary: RequestSummary) {
-        let status = String(summary.status)
-        let counterKey = summary.endpoint + " " + summary.method + " " + status
-        let counter = requestCounters.withLock { counters in
-            if let counter = counters[counterKey] { return counter }
+        let key = SeriesKey(endpoint: summary.endpoint, method: summary.method, status: summary.status)
+        let (counter, timer) = series.withLock { series in
+            if let found = series[key] { return found }
+            let status = String(summary.status)
             let counter = Metrics.Counter(
                 label: "linkserver_http_requests_total",
                 dimensions: [("endpoint", summary.endpoint), ("method", summary.method), ("status", status)],
                 factory: factory)
-            counters[counterKey] = counter
-            return counter
+            // One latency histogram per endpoint and method, shared by every status.
+            let timer =
+                series.first { $0.key.endpoint == key.endpoint && $0.key.method == key.method }?.value.1
+                ?? Metrics.Timer(
+                    label: "linkserver_http_request_duration_seconds",
+                    dimensions: [("endpoint", summary.endpoint), ("method", summary.method)], factory: factory)
+            series[key] = (counter, timer)
+            return (counter, timer)
         }
         counter.increment()
-        let timerKey = summary.endpoint + " " + summary.method
-        let timer = requestTimers.withLock { timers in
-            if let timer = timers[timerKey] { return timer }
-            let timer = Metrics.Timer(
-                label: "linkserver_http_request_duration_seconds",
-                dimensions: [("endpoint", summary.endpoint), ("method", summary.method)], factory: factory)
-            timers[timerKey] = timer
-            return timer
-        }
-        timer.recordNanoseconds(
-            summary.duration.components.seconds * 1_000_000_000 + summary.duration.components.attoseconds
-                / 1_000_000_000)
+        let duration = summary.duration.components
+        timer.recordNanoseconds(duration.seconds * 1_000_000_000 + duration.attoseconds / 1_000_000_000)
     }
 
-    /// Counts one resolution outcome (`resolved`, `redirected`, `intercepted`, `redirect_loop`, …).
+    /// Counts one resolution outcome: `resolved`, `redirected`, or the error code that ended it.
     func recordOutcome(_ outcome: String) {
-        let counter = outcomeCounters.withLock { counters in
-            if let counter = counters[outcome] { return counter }
-            let counter = Metrics.Counter(
-                label: "linkserver_resolve_outcomes_total", dimensions: [("outcome", outcome)], factory: factory)
-            counters[outcome] = counter
-            return counter
-        }
-        counter.increment()
+        outcomeCounters[outcome]?.increment()
     }
 
     /// A gauge whose value is read from `value` at every scrape.

@@ -4,7 +4,8 @@ import Synchronization
 /// The live route table: an immutable ``Resolver`` snapshot that readers copy under a lock held for one
 /// reference copy, and that writers replace after the change is committed to the store.
 final class RouteRegistry: Sendable {
-    private let snapshot: Mutex<Resolver>
+    /// The published resolver, boxed so a reader copies one reference out of the lock.
+    private let snapshot: Mutex<Snapshot>
     /// Serialises writers: compute the new table, commit it, then publish it.
     private let writes = Mutex(())
     private let store: any Store
@@ -19,35 +20,42 @@ final class RouteRegistry: Sendable {
         } catch {
             throw ConfigError("invalid routes file: \(error.message)\(RouteRegistry.describe(error.details))")
         }
-        let stored = try store.loadRouteTrees()
-        for tree in stored {
-            do {
-                _ = try table.register(try RouteDefinition(json: tree), source: .api)
-            } catch {
-                throw ConfigError(
-                    "a route kept in the store conflicts with the routes file: \(error.message)"
-                        + RouteRegistry.describe(error.details))
-            }
+        let trees = try store.loadRouteTrees()
+        do throws(LinkError) {
+            // One replace for every stored tree: registering them one by one would rebuild the table each time.
+            let stored = try trees.map { (tree) throws(LinkError) in try RouteDefinition(json: tree) }
+            _ = try table.replaceRoutes(from: .api, with: stored)
+        } catch {
+            throw ConfigError(
+                "a route kept in the store conflicts with the routes file: \(error.message)"
+                    + RouteRegistry.describe(error.details))
         }
-        snapshot = Mutex(Resolver(table: table, hosts: hosts, redirectLimit: redirectLimit))
+        snapshot = Mutex(Snapshot(Resolver(table: table, hosts: hosts, redirectLimit: redirectLimit)))
     }
 
     private static func describe(_ details: JSONObject) -> String {
         details.isEmpty ? "" : " " + JSONValue.object(details).encodedString()
     }
 
+    /// An immutable published resolver.
+    final class Snapshot: Sendable {
+        let resolver: Resolver
+        init(_ resolver: Resolver) { self.resolver = resolver }
+    }
+
     /// The current resolver (a value: later writes do not change it).
-    var resolver: Resolver { snapshot.withLock { $0 } }
+    var resolver: Resolver { snapshot.withLock { $0 }.resolver }
 
     var count: Int { resolver.table.count }
 
     /// Applies `change` to a copy of the table, commits the API routes, then publishes the new table.
     func write<T>(_ change: (inout RouteTable) throws(LinkError) -> T) throws -> T {
         try writes.withLock { _ in
-            var resolver = snapshot.withLock { $0 }
+            var resolver = self.resolver
             let result = try change(&resolver.table)
             try store.replaceRouteTrees(resolver.table.definitions(from: .api).map { $0.json() })
-            snapshot.withLock { $0 = resolver }
+            let published = Snapshot(resolver)
+            snapshot.withLock { $0 = published }
             return result
         }
     }

@@ -35,6 +35,7 @@ final class SQLiteStore: Store {
             }
         }
         registerEventMigrations(&migrator)
+        registerResourceMigration(in: &migrator)
         return migrator
     }
 

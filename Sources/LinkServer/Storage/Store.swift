@@ -19,6 +19,11 @@ protocol Store: Sendable {
     func meta(_ key: String) throws -> String?
     func setMeta(_ key: String, _ value: String) throws
 
+    /// Every resource in creation order, and the global resource revision (0 before any write).
+    func loadResources() throws -> (resources: [Resource], revision: Int)
+    /// Commits one resource change and the new global revision in one transaction.
+    func saveResourceChange(_ change: ResourceChange, revision: Int) throws
+
     /// Closes the store; later calls fail.
     func close() throws
 }

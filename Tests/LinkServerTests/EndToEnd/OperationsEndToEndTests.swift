@@ -21,6 +21,25 @@ import Testing
         }
     }
 
+    @Test func metricsCountResolutionOutcomesAndGauges() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            _ = try client.post("/v1/routes", ["path": "/a", "redirect": [["to": "/b"]]])
+            _ = try client.post("/v1/routes", ["path": "/b"])
+            _ = try client.get("/v1/resolve?url=/b")
+            _ = try client.get("/v1/resolve?url=/a")
+            _ = try client.get("/v1/resolve?url=/nowhere")
+            let text = try client.get("/metrics").text
+            #expect(text.contains(#"linkserver_resolve_outcomes_total{outcome="resolved"} 1"#))
+            #expect(text.contains(#"linkserver_resolve_outcomes_total{outcome="redirected"} 1"#))
+            #expect(text.contains(#"linkserver_resolve_outcomes_total{outcome="no_match"} 1"#))
+            #expect(text.contains("linkserver_routes 2"))
+            #expect(text.contains("linkserver_resources 0"))
+            #expect(text.contains("linkserver_subscriptions_open 0"))
+            #expect(text.contains("linkserver_polls_waiting 0"))
+        }
+    }
+
     @Test func openAPIDocumentIsServedAndValidJSON() throws {
         try withServer { (server) throws in
             let reply = try server.client().get("/openapi.json")

@@ -15,8 +15,9 @@ final class ServerProcess {
     }
 
     let process = Process()
-    private let errorPipe = Pipe()
-    private let output = OutputBuffer()
+    /// The child's stdout and stderr go to this file: unlike a pipe drained by a reader thread, everything the
+    /// child wrote is there as soon as it has exited.
+    private let logPath = TestServer.temporaryDirectory() + "/server.log"
     private(set) var port: UInt16 = 0
 
     init(arguments: [String], environment: [String: String] = [:]) throws {
@@ -26,23 +27,23 @@ final class ServerProcess {
         for key in env.keys where key.hasPrefix("LINK_") { env[key] = nil }
         env.merge(environment) { _, new in new }
         process.environment = env
-        process.standardError = errorPipe
-        process.standardOutput = errorPipe
-        let output = self.output
-        errorPipe.fileHandleForReading.readabilityHandler = { handle in
-            output.append(handle.availableData)
-        }
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.standardError = logFile
+        process.standardOutput = logFile
         try process.run()
+        try logFile.close()
     }
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        errorPipe.fileHandleForReading.readabilityHandler = nil
     }
 
     /// Everything the process printed so far.
-    var log: String { output.text }
+    var log: String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
 
     /// Waits for the `listening on http://HOST:PORT` line and returns the port.
     @discardableResult
@@ -72,24 +73,5 @@ final class ServerProcess {
             usleep(10_000)
         }
         return process.terminationStatus
-    }
-}
-
-/// Collects a child's output from the pipe's reader thread.
-private final class OutputBuffer: @unchecked Sendable {
-    // @unchecked Sendable: `data` is only touched under `lock`.
-    private let lock = NSLock()
-    private var data = Data()
-
-    func append(_ chunk: Data) {
-        lock.lock()
-        data.append(chunk)
-        lock.unlock()
-    }
-
-    var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -1,0 +1,53 @@
+import OrderedCollections
+
+/// The answer to a read (`GET /v1/resources?loc=…` or `?name=…`): the value and where it came from.
+public struct ResourceReading: Sendable, Hashable {
+    /// The stored value, or the result of the resource's rule.
+    public var value: JSONValue
+    public var resource: Resource
+    /// Path parameters of the match, in pattern order.
+    public var params: PathParameters
+    /// The query of the location (last duplicate wins); empty for a read by name.
+    public var query: OrderedDictionary<String, String>
+
+    public init(
+        value: JSONValue, resource: Resource, params: PathParameters, query: OrderedDictionary<String, String>
+    ) {
+        self.value = value
+        self.resource = resource
+        self.params = params
+        self.query = query
+    }
+
+    /// `{"value", "resource": {"path", "name", "revision"}, "params", "query"}`.
+    public var json: JSONValue {
+        var queryObject = JSONObject(minimumCapacity: query.count)
+        for (key, value) in query { queryObject[key] = .string(value) }
+        return .object([
+            "value": value, "resource": resource.summaryJSON, "params": params.json(), "query": .object(queryObject),
+        ])
+    }
+}
+
+extension ResourceReading {
+    /// Writes the same JSON as ``json`` straight into `writer` (the read path is hot).
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("value")
+        writer.value(value)
+        writer.key("resource")
+        writer.beginObject()
+        writer.key("path")
+        writer.string(resource.pattern.description)
+        writer.key("name")
+        writer.string(resource.name)
+        writer.key("revision")
+        writer.int(resource.revision)
+        writer.endObject()
+        writer.key("params")
+        writer.stringObject(params.lazy.map { ($0.name, $0.value) })
+        writer.key("query")
+        writer.stringObject(query.lazy.map { ($0.key, $0.value) })
+        writer.endObject()
+    }
+}

@@ -1,0 +1,74 @@
+import LinkCore
+
+/// `/v1/resources` (API.md §4): read by location or name, list, create, change, delete.
+///
+/// Reads use the current snapshot only (no store access); writes go through ``ResourceState/write(_:)``. Every
+/// answer about one resource carries `ETag: "<revision>"`; the list carries the global revision.
+struct ResourceEndpoints {
+    let state: ResourceState
+
+    var endpoints: [Endpoint] {
+        [
+            Endpoint("GET", "/v1/resources", .read) { [state] request, _ in
+                try ResourceEndpoints.read(request, state)
+            },
+            Endpoint("POST", "/v1/resources", .write) { [state] request, _ in
+                let creation = try ResourceCreation(json: request.jsonBody())
+                let change = try state.write { try $0.creating(creation) }
+                let status = if case .created = change { 201 } else { 200 }
+                return .now(ResourceEndpoints.resourceResponse(change.resource, status: status))
+            },
+            Endpoint("PATCH", "/v1/resources", .write) { [state] request, _ in
+                let update = try ResourceUpdate(json: request.jsonBody())
+                let conditions = ResourcePreconditions.conditions(ifMatch: request.headers["if-match"])
+                let change = try state.write { try $0.updating(update, conditions: conditions) }
+                return .now(ResourceEndpoints.resourceResponse(change.resource, status: 200))
+            },
+            Endpoint("DELETE", "/v1/resources", .write) { [state] request, _ in
+                let items = try request.queryItems()
+                let target = try ResourceTarget.parse(
+                    path: items.last { $0.0 == "path" }?.1, name: items.last { $0.0 == "name" }?.1)
+                let conditions = ResourcePreconditions.conditions(ifMatch: request.headers["if-match"])
+                _ = try state.write { try $0.deleting(target, conditions: conditions) }
+                return .now(.noContent)
+            },
+        ]
+    }
+
+    /// `?loc=` → the value at a location; `?name=` (other keys are parameters) → the value by name; neither →
+    /// the list.
+    private static func read(_ request: Request, _ state: ResourceState) throws -> Reply {
+        var loc: String?
+        var name: String?
+        var params = ParameterValues()
+        for (key, value) in try request.queryItems() {
+            switch key {
+            case "loc": loc = value
+            case "name": name = value
+            default: params[key] = value
+            }
+        }
+        let registry = state.snapshot
+        let reading: ResourceReading
+        switch (loc, name) {
+        case (let loc?, nil):
+            reading = try registry.read(at: Location(loc), hosts: state.hosts)
+        case (nil, let name?):
+            try Resource.checkName(name)
+            reading = try registry.read(named: name, params: params)
+        case (nil, nil):
+            return .now(
+                .json(registry.listJSON, headers: [("ETag", ResourcePreconditions.entityTag(registry.revision))]))
+        case (.some, .some):
+            throw LinkError(.invalidRequest, "Give either 'loc' or 'name', not both", details: ["field": "name"])
+        }
+        return .now(
+            .json(
+                writing: reading.write, headers: [("ETag", ResourcePreconditions.entityTag(reading.resource.revision))])
+        )
+    }
+
+    private static func resourceResponse(_ resource: Resource, status: Int) -> Response {
+        .json(resource.json, status: status, headers: [("ETag", ResourcePreconditions.entityTag(resource.revision))])
+    }
+}
