@@ -18,6 +18,7 @@ let package = Package(
         .executableTarget(name: "JSONFuzzer", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "RuleFuzzer", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "RouteFuzzer", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "ResourceFuzzer", dependencies: ["FuzzSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

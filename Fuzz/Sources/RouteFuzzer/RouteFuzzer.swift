@@ -7,7 +7,7 @@ import LinkCore
 /// taken as `routes`.
 /// Properties: a decoded definition re-encodes to an equal definition; what a table holds registers again into an
 /// empty table (what a restart does) and lists the same; a resolution takes no more redirects than the limit and
-/// ends on the route its final location matches.
+/// ends on the route its final location matches, and its streamed JSON (the hot path) equals its tree rendering.
 func routeFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let document = FuzzInput(data, size).json else { return 0 }
     let routes = document.arrayValue ?? document["routes"]?.arrayValue ?? []
@@ -52,5 +52,7 @@ private func checkResolution(_ resolver: Resolver, _ request: ResolveRequest) {
     invariant(
         resolver.match(resolution.location)?.index == resolution.routeIndex,
         "\(resolution.location) resolved to route \(resolution.routeIndex) but matches another")
-    _ = resolution.json().encoded()
+    var writer = JSONWriter()
+    resolution.write(to: &writer)
+    invariant(writer.bytes == resolution.json().encoded(), "streamed resolution differs: \(resolution.json())")
 }
