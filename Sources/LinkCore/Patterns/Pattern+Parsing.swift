@@ -66,11 +66,13 @@ extension Pattern {
             throw fail("'\(bad)' is not allowed in a pattern")
         }
         if PercentCoding.containsControl(raw.utf8) { throw fail("control characters are not allowed in a pattern") }
+        // The name follows the marker's scalar (`dropFirst()` would also drop a combining mark after the marker).
+        let name = Substring(raw.unicodeScalars.dropFirst())
         switch raw.utf8.first {
         case UInt8(ascii: ":"):
-            return .parameter(try parameterName(raw.dropFirst(), kind: "parameter", fail: fail))
+            return .parameter(try parameterName(name, kind: "parameter", fail: fail))
         case UInt8(ascii: "*"):
-            return .catchAll(try parameterName(raw.dropFirst(), kind: "catch-all", fail: fail))
+            return .catchAll(try parameterName(name, kind: "catch-all", fail: fail))
         default:
             do {
                 return .literal(try PercentCoding.decode(String(raw), allowControls: false))

@@ -23,9 +23,12 @@ public enum PatternSegment: Sendable, Hashable {
         case .catchAll(let name): return "*" + name
         case .literal(let value):
             let escaped = PercentCoding.encode(value, allowing: .patternLiteral, rawNonASCII: true)
+            // Drop the marker's scalar, not its character: a combining mark after it belongs to the same
+            // character and must stay.
+            let rest = Substring(escaped.unicodeScalars.dropFirst())
             switch escaped.utf8.first {
-            case UInt8(ascii: ":"): return "%3A" + escaped.dropFirst()
-            case UInt8(ascii: "*"): return "%2A" + escaped.dropFirst()
+            case UInt8(ascii: ":"): return "%3A" + rest
+            case UInt8(ascii: "*"): return "%2A" + rest
             default: return escaped
             }
         }
