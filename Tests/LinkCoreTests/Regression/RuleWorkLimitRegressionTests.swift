@@ -11,9 +11,9 @@ import Testing
 /// - `some` over an array whose body scans the same array with `in` is quadratic in the data: 200 KB of request
 ///   take 9 s of one worker thread in a release build, 1 MiB (the body limit) about 4 minutes.
 ///
-/// Disabled until the engine has a budget: run as they stand they exhaust the machine. With a budget, enable them;
-/// they expect evaluation to fail with a `RuleError` instead of running away.
-@Suite(.disabled("open bug: JSON Logic evaluation has no work or size budget (docs/reliability.md)"))
+/// Fixed by the evaluator's work budget: evaluation now fails with a `RuleError` ("Evaluation Limit") instead of
+/// running away.
+@Suite
 struct RuleWorkLimitRegressionTests {
     @Test(arguments: [
         #"{"reduce": [{"var": "n"}, {"merge": [{"var": "accumulator"}, {"var": "accumulator"}]}, [1]]}"#,
