@@ -32,19 +32,26 @@ final class Application: Sendable {
         endpoints += OperationsEndpoints(stage: { readiness.value }, metrics: metrics).endpoints
         endpoints += RuleEndpoints.endpoints
         endpoints += RouteEndpoints(registry: routes, metrics: metrics).endpoints
+        // `seq` continues across restarts from the last durable reservation (API.md §5).
+        let lastSeq = Int(try store.meta(Application.seqReservationKey) ?? "0") ?? 0
         let bus = EventBus(
             types: try store.loadEventTypes(),
-            limits: .init(queueLimit: config.eventsQueueLimit, maxSubscriptions: config.maxSubscriptions))
+            limits: .init(
+                queueLimit: config.eventsQueueLimit, maxSubscriptions: config.maxSubscriptions,
+                maxTypes: config.eventsMaxTypes, maxEventsPerSubscription: config.eventsMaxPerSubscription),
+            lastSeq: lastSeq,
+            reserveSeq: { [store] limit in try store.setMeta(Application.seqReservationKey, String(limit)) })
         pollTimer = PollTimer(bus: bus)
+        let auth = TokenCheck(adminToken: config.adminToken, readToken: config.readToken)
         events = EventEndpoints(
             bus: bus, store: store, timer: pollTimer,
-            locations: LocationParser(hosts: config.linkHosts.map(HostAllowList.init)))
+            locations: LocationParser(hosts: config.linkHosts.map(HostAllowList.init)), auth: auth)
         endpoints += events.endpoints
         resources = try ResourceState(store: store, hosts: config.linkHosts.map(HostAllowList.init))
         endpoints += ResourceEndpoints(state: resources).endpoints
         endpointList = endpoints
         service = Service(
-            endpoints: endpoints, auth: TokenCheck(adminToken: config.adminToken, readToken: config.readToken),
+            endpoints: endpoints, auth: auth,
             logger: logger, accessLogLevel: config.accessLogLevel)
         daemon = Daemon(settings: config.server, handler: service)
         service.observe { [metrics] in metrics.record($0) }
@@ -56,6 +63,8 @@ final class Application: Sendable {
     }
 
     private let readinessFlag: ReadinessFlag
+    /// The `meta` key holding the highest event `seq` the bus may hand out before reserving more.
+    static let seqReservationKey = "events.seqReserved"
 
     /// Listens; afterwards ``port`` is the bound port and `/readyz` answers 200.
     func start() throws {

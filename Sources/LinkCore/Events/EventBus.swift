@@ -13,12 +13,21 @@ public final class EventBus: Sendable {
     public struct Limits: Sendable {
         public var queueLimit: Int
         public var maxSubscriptions: Int
+        /// Event types registered at once, built-in ones included (each emit tests every type).
+        public var maxTypes: Int
+        /// Entries in one subscription request.
+        public var maxEventsPerSubscription: Int
         public static let ttlRange: ClosedRange<Int> = 1...3600
         public static let defaultTTL = 300
 
-        public init(queueLimit: Int = 1000, maxSubscriptions: Int = 10_000) {
+        public init(
+            queueLimit: Int = 1000, maxSubscriptions: Int = 10_000, maxTypes: Int = 1000,
+            maxEventsPerSubscription: Int = 100
+        ) {
             self.queueLimit = queueLimit
             self.maxSubscriptions = maxSubscriptions
+            self.maxTypes = maxTypes
+            self.maxEventsPerSubscription = maxEventsPerSubscription
         }
     }
 
@@ -35,19 +44,40 @@ public final class EventBus: Sendable {
         var subscriptions: [String: Subscription] = [:]
         /// Subscription ids by event type index.
         var subscribers: [Int: Set<String>] = [:]
-        var seq = 0
+        var seq: Int
+        /// `seq` may not pass this without a new reservation (see ``EventBus/init(types:limits:lastSeq:reserveSeq:)``).
+        var seqLimit: Int
         var nextToken: UInt64 = 0
         var deadlines = Heap<Deadline>()
         var waiting = 0
         var lastSweep: ContinuousClock.Instant?
     }
 
+    /// How many `seq` values one reservation covers.
+    public static let seqBlock = 1024
+
     public let limits: Limits
     private let state: Mutex<State>
+    private let reserveSeq: (@Sendable (Int) throws -> Void)?
+    /// Serialises reservations, so one emit reserves while the others wait for it.
+    private let reserving = Mutex(())
 
-    public init(types: [EventType] = [], limits: Limits = Limits()) {
+    /// A bus with the built-in types and then `types`.
+    ///
+    /// `seq` continues from `lastSeq` (API.md §5: it never restarts). With `reserveSeq`, the bus hands out
+    /// `seq` values only up to the last reservation: before passing it, it calls `reserveSeq(limit)` with a new
+    /// limit ``seqBlock`` higher, which must persist it durably before returning; a restarted bus is given the
+    /// persisted limit as `lastSeq`, so no `seq` handed out before a crash is ever handed out again.
+    public init(
+        types: [EventType] = [], limits: Limits = Limits(), lastSeq: Int = 0,
+        reserveSeq: (@Sendable (Int) throws -> Void)? = nil
+    ) {
         self.limits = limits
-        state = Mutex(State(catalog: EventTypeCatalog(types)))
+        self.reserveSeq = reserveSeq
+        state = Mutex(
+            State(
+                catalog: EventTypeCatalog(EventType.builtIn + types), seq: lastSeq,
+                seqLimit: reserveSeq == nil ? .max : lastSeq))
     }
 
     // MARK: - Types
@@ -57,8 +87,74 @@ public final class EventBus: Sendable {
 
     /// What subscribing with `requests` would register or rename, without changing anything (to persist first).
     public func plannedTypeChanges(_ requests: [EventTypeRequest]) throws(LinkError) -> [EventType] {
+        try checkSize(requests)
         let catalog = state.withLock { $0.catalog }
-        return try catalog.resolving(requests).changed
+        let resolved = try catalog.resolving(requests)
+        try checkTypeCount(resolved.catalog)
+        return resolved.changed
+    }
+
+    /// Registers the type `request` describes (`path` required), answering it and whether anything changed.
+    /// Call with the change already persisted (see ``plannedTypeChanges(_:)``).
+    public func register(_ request: EventTypeRequest) throws(LinkError) -> (type: EventType, changed: Bool) {
+        guard request.path != nil else { throw LinkError.invalidField("path", expected: "a pattern") }
+        return try state.withLock { (state) throws(LinkError) -> (type: EventType, changed: Bool) in
+            let (catalog, indices, changed) = try state.catalog.resolving([request])
+            try checkTypeCount(catalog)
+            state.catalog = catalog
+            return (catalog.type(at: indices[0])!, !changed.isEmpty)
+        }
+    }
+
+    /// The type named `name`, or with the shape of `pattern`; `unknown_name` / `no_match` otherwise.
+    public func type(named name: String? = nil, pattern: Pattern? = nil) throws(LinkError) -> EventType {
+        try state.withLock { (state) throws(LinkError) -> EventType in
+            try EventBus.lookUp(state.catalog, name: name, pattern: pattern).type
+        }
+    }
+
+    /// Removes a type (not a built-in one): no emit matches it any more and its subscriptions stop receiving
+    /// it; its name is free again. Call with the removal already persisted.
+    public func remove(named name: String? = nil, pattern: Pattern? = nil) throws(LinkError) {
+        try state.withLock { (state) throws(LinkError) in
+            let (index, _) = try EventBus.lookUp(state.catalog, name: name, pattern: pattern)
+            state.catalog = try state.catalog.removing(index)
+            for id in state.subscribers.removeValue(forKey: index) ?? [] {
+                state.subscriptions[id]?.forget(type: index)
+            }
+        }
+    }
+
+    private static func lookUp(_ catalog: EventTypeCatalog, name: String?, pattern: Pattern?) throws(LinkError) -> (
+        index: Int, type: EventType
+    ) {
+        if let name {
+            guard let index = catalog.index(named: name), let type = catalog.type(at: index) else {
+                throw LinkError(.unknownName, "No event type is named '\(name)'", details: ["name": .string(name)])
+            }
+            return (index, type)
+        }
+        guard let pattern, let index = catalog.index(of: pattern), let type = catalog.type(at: index) else {
+            let text = pattern?.description ?? ""
+            throw LinkError(.noMatch, "No event type has the pattern \(text)", details: ["pattern": .string(text)])
+        }
+        return (index, type)
+    }
+
+    private func checkSize(_ requests: [EventTypeRequest]) throws(LinkError) {
+        guard requests.count <= limits.maxEventsPerSubscription else {
+            throw LinkError(
+                .invalidRequest, "A subscription lists at most \(limits.maxEventsPerSubscription) event types",
+                details: ["field": "events", "limit": .int(limits.maxEventsPerSubscription)])
+        }
+    }
+
+    private func checkTypeCount(_ catalog: EventTypeCatalog) throws(LinkError) {
+        guard catalog.count <= limits.maxTypes else {
+            throw LinkError(
+                .invalidRequest, "The event type limit (\(limits.maxTypes)) is reached",
+                details: ["limit": .int(limits.maxTypes)])
+        }
     }
 
     // MARK: - Subscriptions
@@ -71,6 +167,7 @@ public final class EventBus: Sendable {
         guard !requests.isEmpty else {
             throw LinkError(.invalidRequest, "'events' must list at least one event type")
         }
+        try checkSize(requests)
         let id = EventBus.newID()
         return try state.withLock { (state) throws(LinkError) -> (id: String, cursor: Int) in
             guard state.subscriptions.count < limits.maxSubscriptions else {
@@ -79,6 +176,7 @@ public final class EventBus: Sendable {
                     details: ["limit": .int(limits.maxSubscriptions)])
             }
             let (catalog, indices, _) = try state.catalog.resolving(requests)
+            try checkTypeCount(catalog)
             state.catalog = catalog
             let typeIndices = Set(indices)
             state.subscriptions[id] = Subscription(
@@ -97,7 +195,7 @@ public final class EventBus: Sendable {
             for index in subscription.typeIndices { state.subscribers[index]?.remove(id) }
             guard let waiter = subscription.waiter else { return nil }
             state.waiting -= 1
-            return (waiter, PollResult(events: [], cursor: subscription.cursor, missed: 0))
+            return (waiter, subscription.emptyAnswer())
         }
         if let (waiter, result) = released { waiter.complete(result) }
     }
@@ -119,15 +217,14 @@ public final class EventBus: Sendable {
     ) throws(LinkError) -> PollOutcome {
         let (outcome, released) = try state.withLock {
             (state) throws(LinkError) -> (PollOutcome, (Subscription.Waiter, PollResult)?) in
-            guard var subscription = state.subscriptions[id] else { throw EventBus.notFound(id) }
-            defer { state.subscriptions[id] = subscription }
+            guard let subscription = state.subscriptions[id] else { throw EventBus.notFound(id) }
             if let after { subscription.acknowledge(through: after) }
             subscription.lastActive = now
             var released: (Subscription.Waiter, PollResult)?
             if let previous = subscription.waiter {
                 subscription.waiter = nil
                 state.waiting -= 1
-                released = (previous, PollResult(events: [], cursor: subscription.cursor, missed: 0))
+                released = (previous, subscription.emptyAnswer())
             }
             if subscription.hasNews || wait <= .zero {
                 return (.ready(subscription.answer()), released)
@@ -149,38 +246,66 @@ public final class EventBus: Sendable {
     /// best-matching type; `no_match` when no registered type matches.
     @discardableResult
     public func emit(_ location: Location, extra: JSONValue, time: String) throws(LinkError) -> EmitResult {
-        let (result, wake) = try state.withLock {
-            (state) throws(LinkError) -> (EmitResult, [(Subscription.Waiter, PollResult)]) in
-            let matches = state.catalog.matches(location.segments)
-            guard !matches.isEmpty else {
-                throw LinkError(
-                    .noMatch, "No event type matches \(location.path)",
-                    details: ["location": .string(location.description)])
-            }
-            state.seq += 1
-            var delivered: Set<String> = []
-            var wake: [(Subscription.Waiter, PollResult)] = []
-            for (index, parameters) in matches {
-                guard let ids = state.subscribers[index] else { continue }
-                let event = Event(
-                    seq: state.seq, type: state.catalog.types[index], location: location, parameters: parameters,
-                    extra: extra, time: time)
-                for id in ids where delivered.insert(id).inserted {
-                    guard var subscription = state.subscriptions[id] else { continue }
-                    subscription.enqueue(event, limit: limits.queueLimit)
-                    if let waiter = subscription.waiter {
-                        subscription.waiter = nil
-                        state.waiting -= 1
-                        wake.append((waiter, subscription.answer()))
-                    }
-                    state.subscriptions[id] = subscription
+        while true {
+            let attempt = try state.withLock { (state) throws(LinkError) -> EmitAttempt in
+                let matches = state.catalog.matches(location.segments)
+                guard !matches.isEmpty else {
+                    throw LinkError(
+                        .noMatch, "No event type matches \(location.path)",
+                        details: ["location": .string(location.description)])
                 }
+                guard state.seq < state.seqLimit else { return .reserve(limit: state.seqLimit) }
+                state.seq += 1
+                var delivered: Set<String> = []
+                var wake: [(Subscription.Waiter, PollResult)] = []
+                for (index, parameters) in matches {
+                    guard let ids = state.subscribers[index], let type = state.catalog.type(at: index) else {
+                        continue
+                    }
+                    let event = Event(
+                        seq: state.seq, type: type, location: location, parameters: parameters, extra: extra,
+                        time: time)
+                    for id in ids where delivered.insert(id).inserted {
+                        guard let subscription = state.subscriptions[id] else { continue }
+                        subscription.enqueue(event, limit: limits.queueLimit)
+                        if let waiter = subscription.waiter {
+                            subscription.waiter = nil
+                            state.waiting -= 1
+                            wake.append((waiter, subscription.answer()))
+                        }
+                    }
+                }
+                let matched = matches.compactMap { state.catalog.type(at: $0.index)?.label }
+                return .emitted(EmitResult(seq: state.seq, delivered: delivered.count, matched: matched), wake)
             }
-            let matched = matches.map { state.catalog.types[$0.index].label }
-            return (EmitResult(seq: state.seq, delivered: delivered.count, matched: matched), wake)
+            switch attempt {
+            case .reserve(let limit):
+                try reserve(beyond: limit)
+            case .emitted(let result, let wake):
+                for (waiter, answer) in wake { waiter.complete(answer) }
+                return result
+            }
         }
-        for (waiter, answer) in wake { waiter.complete(answer) }
-        return result
+    }
+
+    private enum EmitAttempt {
+        case reserve(limit: Int)
+        case emitted(EmitResult, [(Subscription.Waiter, PollResult)])
+    }
+
+    /// Persists a new `seq` limit ``seqBlock`` above `limit`, unless another emit already did.
+    private func reserve(beyond limit: Int) throws(LinkError) {
+        guard let reserveSeq else { return }
+        try reserving.withLock { _ throws(LinkError) in
+            guard state.withLock({ $0.seqLimit }) == limit else { return }
+            let next = limit + EventBus.seqBlock
+            do {
+                try reserveSeq(next)
+            } catch {
+                throw LinkError(.internal, "Could not reserve event sequence numbers")
+            }
+            state.withLock { $0.seqLimit = next }
+        }
     }
 
     /// Emits to the location built from the type named `name` with `params` and `query`.
@@ -189,10 +314,7 @@ public final class EventBus: Sendable {
         name: String, params: OrderedDictionary<String, String>, query: [QueryItem], extra: JSONValue, time: String
     ) throws(LinkError) -> EmitResult {
         let pattern = try state.withLock { (state) throws(LinkError) -> Pattern in
-            guard let index = state.catalog.index(named: name) else {
-                throw LinkError(.unknownName, "No event type is named '\(name)'", details: ["name": .string(name)])
-            }
-            return state.catalog.types[index].pattern
+            try EventBus.lookUp(state.catalog, name: name, pattern: nil).type.pattern
         }
         let location = try LocationBuilder.location(for: pattern, params: params, query: query)
         return try emit(location, extra: extra, time: time)
@@ -213,14 +335,13 @@ public final class EventBus: Sendable {
             var expired: [(Subscription.Waiter, PollResult)] = []
             while let first = state.deadlines.min, first.at <= now {
                 state.deadlines.removeMin()
-                guard var subscription = state.subscriptions[first.subscription],
+                guard let subscription = state.subscriptions[first.subscription],
                     let waiter = subscription.waiter, waiter.token == first.token
                 else { continue }
                 subscription.waiter = nil
                 subscription.lastActive = now
                 state.waiting -= 1
                 expired.append((waiter, subscription.answer()))
-                state.subscriptions[first.subscription] = subscription
             }
             if state.lastSweep.map({ now - $0 >= .seconds(1) }) ?? true {
                 state.lastSweep = now
@@ -240,11 +361,10 @@ public final class EventBus: Sendable {
     public func releaseAll() {
         let waiters = state.withLock { state -> [(Subscription.Waiter, PollResult)] in
             var waiters: [(Subscription.Waiter, PollResult)] = []
-            for (id, var subscription) in state.subscriptions {
+            for subscription in state.subscriptions.values {
                 guard let waiter = subscription.waiter else { continue }
                 subscription.waiter = nil
-                waiters.append((waiter, PollResult(events: [], cursor: subscription.cursor, missed: 0)))
-                state.subscriptions[id] = subscription
+                waiters.append((waiter, subscription.emptyAnswer()))
             }
             state.waiting = 0
             state.deadlines = Heap()
@@ -256,6 +376,8 @@ public final class EventBus: Sendable {
     // MARK: - Counts
 
     public var subscriptionCount: Int { state.withLock { $0.subscriptions.count } }
+    /// The last `seq` handed out.
+    public var lastSeq: Int { state.withLock { $0.seq } }
     public var waitingCount: Int { state.withLock { $0.waiting } }
 
     // MARK: - Helpers

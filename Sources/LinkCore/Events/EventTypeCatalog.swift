@@ -1,23 +1,58 @@
 /// The registered event types, addressable by pattern shape and by name, and matchable against a location.
 ///
-/// An immutable value: changes produce a new catalog, so a failed request changes nothing.
+/// An immutable value: changes produce a new catalog, so a failed request changes nothing. Each type keeps the
+/// index it was registered at for its lifetime (subscriptions refer to types by index); a removed type leaves
+/// an empty slot, and registering its pattern again gives a new index.
 public struct EventTypeCatalog: Sendable {
-    public private(set) var types: [EventType] = []
+    private var slots: [EventType?] = []
     private var byShape: [String: Int] = [:]
     private var byName: [String: Int] = [:]
 
     public init(_ types: [EventType] = []) {
-        for type in types { add(type) }
+        for type in types where byShape[type.pattern.shape()] == nil {
+            if let name = type.name, byName[name] != nil { continue }
+            add(type)
+        }
     }
 
     private mutating func add(_ type: EventType) {
-        byShape[type.pattern.shape()] = types.count
-        if let name = type.name { byName[name] = types.count }
-        types.append(type)
+        byShape[type.pattern.shape()] = slots.count
+        if let name = type.name { byName[name] = slots.count }
+        slots.append(type)
     }
+
+    /// The live types, in registration order.
+    public var types: [EventType] { slots.compactMap { $0 } }
+
+    /// How many types are registered.
+    public var count: Int { byShape.count }
+
+    /// The type registered at `index` (`nil` once removed).
+    public func type(at index: Int) -> EventType? { index < slots.count ? slots[index] : nil }
 
     /// The type named `name`.
     public func index(named name: String) -> Int? { byName[name] }
+
+    /// The type with the same pattern shape as `pattern` (parameter names may differ).
+    public func index(of pattern: Pattern) -> Int? { byShape[pattern.shape()] }
+
+    /// Removes the type at `index`: its name is free again and no emit matches it. Built-in types stay
+    /// (`read_only`).
+    public func removing(_ index: Int) throws(LinkError) -> EventTypeCatalog {
+        guard let type = type(at: index) else { return self }
+        if type.isBuiltIn {
+            throw LinkError(
+                .readOnly, "The event type '\(type.label)' is built in and cannot be removed",
+                details: [
+                    "name": type.name.map(JSONValue.string) ?? .null, "pattern": .string(type.pattern.description),
+                ])
+        }
+        var catalog = self
+        catalog.slots[index] = nil
+        catalog.byShape[type.pattern.shape()] = nil
+        if let name = type.name { catalog.byName[name] = nil }
+        return catalog
+    }
 
     /// Resolves subscription entries to type indices, registering new patterns and binding new names.
     ///
@@ -31,7 +66,7 @@ public struct EventTypeCatalog: Sendable {
     ) {
         var catalog = self
         var indices: [Int] = []
-        var changed: [Int] = []
+        var changed: Set<Int> = []
         for request in requests {
             if let name = request.name, !EventTypeCatalog.isValidName(name) {
                 throw LinkError(
@@ -50,34 +85,33 @@ public struct EventTypeCatalog: Sendable {
             }
             let pattern = try Pattern(path)
             let shape = pattern.shape()
-            if let name = request.name, let bound = catalog.byName[name], catalog.types[bound].pattern.shape() != shape
+            if let name = request.name, let bound = catalog.byName[name], let existing = catalog.slots[bound],
+                existing.pattern.shape() != shape
             {
                 throw LinkError(
-                    .nameConflict, "The name '\(name)' is bound to \(catalog.types[bound].pattern)",
-                    details: ["name": .string(name), "pattern": .string(catalog.types[bound].pattern.description)])
+                    .nameConflict, "The name '\(name)' is bound to \(existing.pattern)",
+                    details: ["name": .string(name), "pattern": .string(existing.pattern.description)])
             }
-            if let index = catalog.byShape[shape] {
-                if let name = request.name, catalog.types[index].name != name {
-                    if let existing = catalog.types[index].name {
+            if let index = catalog.byShape[shape], let existing = catalog.slots[index] {
+                if let name = request.name, existing.name != name {
+                    if let existingName = existing.name {
                         throw LinkError(
                             .nameConflict,
-                            "The event type \(catalog.types[index].pattern) is already named '\(existing)'",
-                            details: [
-                                "name": .string(existing), "pattern": .string(catalog.types[index].pattern.description),
-                            ])
+                            "The event type \(existing.pattern) is already named '\(existingName)'",
+                            details: ["name": .string(existingName), "pattern": .string(existing.pattern.description)])
                     }
-                    catalog.types[index].name = name
+                    catalog.slots[index]?.name = name
                     catalog.byName[name] = index
-                    changed.append(index)
+                    changed.insert(index)
                 }
                 indices.append(index)
             } else {
                 catalog.add(EventType(pattern: pattern, name: request.name))
-                indices.append(catalog.types.count - 1)
-                changed.append(catalog.types.count - 1)
+                indices.append(catalog.slots.count - 1)
+                changed.insert(catalog.slots.count - 1)
             }
         }
-        return (catalog, indices, Array(Set(changed)).sorted().map { catalog.types[$0] })
+        return (catalog, indices, changed.sorted().compactMap { catalog.slots[$0] })
     }
 
     /// Every type whose pattern matches the decoded `segments`, best first by the precedence of API.md §2
@@ -85,13 +119,14 @@ public struct EventTypeCatalog: Sendable {
     /// with the parameters each pattern captures.
     public func matches(_ segments: [String]) -> [(index: Int, parameters: PathParameters)] {
         var found: [(index: Int, rank: [UInt8])] = []
-        for (index, type) in types.enumerated() {
+        for (index, type) in slots.enumerated() {
+            guard let type else { continue }
             if let rank = EventTypeCatalog.rank(of: type.pattern, matching: segments) {
                 found.append((index, rank))
             }
         }
         found.sort { $0.rank.lexicographicallyPrecedes($1.rank) || ($0.rank == $1.rank && $0.index < $1.index) }
-        return found.map { ($0.index, types[$0.index].pattern.parameters(in: segments)) }
+        return found.map { ($0.index, slots[$0.index]!.pattern.parameters(in: segments)) }
     }
 
     /// The kinds of the pattern's segments (0 literal, 1 parameter, 2 catch-all) when it matches, else `nil`.

@@ -1,8 +1,12 @@
 import DequeModule
 
 /// A subscriber's state inside the ``EventBus``: its event types, its bounded queue of unacknowledged events,
-/// and at most one waiting poll.
-struct Subscription {
+/// the events that queue dropped, and at most one waiting poll.
+///
+/// A reference type, only ever touched under the bus's lock: an emit appends to a queue in place, so fan-out
+/// costs O(1) per subscriber whatever the queue length (a value type taken out of the dictionary and written
+/// back would copy its queue on every enqueue).
+final class Subscription {
     /// A poll waiting for events, completed exactly once (by an emit, its deadline, a newer poll, or a cancel).
     struct Waiter {
         let token: UInt64
@@ -10,37 +14,72 @@ struct Subscription {
         let complete: @Sendable (PollResult) -> Void
     }
 
+    /// Runs of dropped events kept before the oldest two are merged (the count stays exact; only how precisely
+    /// an acknowledgement of very old drops is attributed coarsens, and it errs towards reporting more).
+    static let maxDropRuns = 64
+
     let id: String
-    let typeIndices: Set<Int>
+    private(set) var typeIndices: Set<Int>
     let ttl: Duration
     var lastActive: ContinuousClock.Instant
-    var queue: Deque<Event> = []
-    /// Events dropped from the full queue since the last answer.
-    var missed = 0
+    private(set) var queue: Deque<Event> = []
+    /// Dropped events not yet acknowledged, as runs `(seq of the run's last event, events in the run)` in `seq`
+    /// order. API.md §5: `missed` is reset only by an acknowledgement, so a lost answer loses no count.
+    private var drops: Deque<(seq: Int, count: Int)> = []
+    /// The number of dropped events not yet acknowledged.
+    private(set) var missed = 0
     /// The last `seq` handed to this subscription (or the bus's `seq` when it was created).
-    var cursor: Int
+    private(set) var cursor: Int
     var waiter: Waiter?
 
-    /// Drops events the client acknowledged (`seq <= after`).
-    mutating func acknowledge(through after: Int) {
-        while let first = queue.first, first.seq <= after { queue.removeFirst() }
+    init(id: String, typeIndices: Set<Int>, ttl: Duration, lastActive: ContinuousClock.Instant, cursor: Int) {
+        self.id = id
+        self.typeIndices = typeIndices
+        self.ttl = ttl
+        self.lastActive = lastActive
+        self.cursor = cursor
     }
 
-    /// Appends an event, dropping the oldest beyond `limit`.
-    mutating func enqueue(_ event: Event, limit: Int) {
-        queue.append(event)
-        while queue.count > limit {
-            queue.removeFirst()
-            missed += 1
+    /// Drops events the client acknowledged (`seq <= after`), and the count of dropped ones among them.
+    func acknowledge(through after: Int) {
+        while let first = queue.first, first.seq <= after { queue.removeFirst() }
+        while let first = drops.first, first.seq <= after {
+            drops.removeFirst()
+            missed -= first.count
         }
     }
 
-    /// Everything queued, as a poll answer; advances the cursor and resets `missed`.
-    mutating func answer() -> PollResult {
+    /// Appends an event, dropping the oldest beyond `limit`.
+    func enqueue(_ event: Event, limit: Int) {
+        queue.append(event)
+        while queue.count > limit {
+            let dropped = queue.removeFirst()
+            missed += 1
+            drops.append((dropped.seq, 1))
+            if drops.count > Subscription.maxDropRuns {
+                let first = drops.removeFirst()
+                drops[0].count += first.count
+            }
+        }
+    }
+
+    /// Stops delivering the event type at `index` (it was removed).
+    func forget(type index: Int) {
+        typeIndices.remove(index)
+    }
+
+    /// Everything queued, as a poll answer, and advances the cursor. Nothing is reset: only a poll with a larger
+    /// `after` acknowledges events and dropped counts.
+    func answer() -> PollResult {
         if let last = queue.last { cursor = max(cursor, last.seq) }
-        let result = PollResult(events: Array(queue), cursor: cursor, missed: missed)
-        missed = 0
-        return result
+        return PollResult(events: Array(queue), cursor: cursor, missed: missed)
+    }
+
+    /// An empty answer (a released or cancelled poll) that still reports the unacknowledged dropped count.
+    /// Its cursor never passes a queued event, so acknowledging it cannot drop an event the client never saw.
+    func emptyAnswer() -> PollResult {
+        let safe = queue.first.map { min(cursor, $0.seq - 1) } ?? cursor
+        return PollResult(events: [], cursor: safe, missed: missed)
     }
 
     /// Whether a poll should answer at once.

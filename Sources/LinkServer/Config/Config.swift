@@ -15,6 +15,10 @@ struct Config: Sendable {
     var eventsQueueLimit = 1000
     /// Open subscriptions allowed at once (beyond: 429).
     var maxSubscriptions = 10_000
+    /// Event types registered at once, built-in ones included (beyond: 400).
+    var eventsMaxTypes = 1000
+    /// Entries in one subscription request (beyond: 400).
+    var eventsMaxPerSubscription = 100
     /// Bearer token required for writes, when set.
     var adminToken: String?
     /// Bearer token required for reads, when set.

@@ -11,6 +11,7 @@ enum ConfigLoader {
         "server.host", "server.port", "server.threads", "server.connectionLimit", "server.connectionTimeout",
         "server.connectionMemoryLimit", "server.maxBodyBytes", "server.maxURIBytes", "storage.dataDir",
         "routing.routesFile", "routing.redirectLimit", "links.hosts", "events.queueLimit", "events.maxSubscriptions",
+        "events.maxTypes", "events.maxPerSubscription",
         "auth.adminToken", "auth.readToken", "logging.level", "logging.accessLog",
     ]
 
@@ -52,6 +53,8 @@ enum ConfigLoader {
         try reader.stringArray("links.hosts") { config.linkHosts = $0.map { $0.lowercased() } }
         try reader.int("events.queueLimit", 1...1_000_000) { config.eventsQueueLimit = $0 }
         try reader.int("events.maxSubscriptions", 1...1_000_000) { config.maxSubscriptions = $0 }
+        try reader.int("events.maxTypes", 2...100_000) { config.eventsMaxTypes = $0 }
+        try reader.int("events.maxPerSubscription", 1...10_000) { config.eventsMaxPerSubscription = $0 }
         try reader.string("auth.adminToken") { config.adminToken = $0 }
         try reader.string("auth.readToken") { config.readToken = $0 }
         try reader.level("logging.level", allowOff: false) { config.logLevel = $0 ?? .info }

@@ -11,16 +11,18 @@ final class EventEndpoints: Sendable {
     private let store: any Store
     private let timer: PollTimer
     private let locations: LocationParser
+    private let auth: TokenCheck
     /// Serialises registrations of new event types with their persistence.
     private let typeWrites = Mutex(())
     /// Set at shutdown: polls answer at once instead of suspending.
     private let closing = Atomic<Bool>(false)
 
-    init(bus: EventBus, store: any Store, timer: PollTimer, locations: LocationParser) {
+    init(bus: EventBus, store: any Store, timer: PollTimer, locations: LocationParser, auth: TokenCheck) {
         self.bus = bus
         self.store = store
         self.timer = timer
         self.locations = locations
+        self.auth = auth
     }
 
     var endpoints: [Endpoint] {
@@ -36,6 +38,16 @@ final class EventEndpoints: Sendable {
             Endpoint("POST", "/v1/events/emit", .write) { [self] request, _ in try emit(request) },
             Endpoint("GET", "/v1/events", .read) { [self] _, _ in
                 .now(.json(["events": .array(bus.types.map { $0.json() })]))
+            },
+            Endpoint("POST", "/v1/events", .write) { [self] request, _ in try register(request) },
+            Endpoint("DELETE", "/v1/events", .write) { [self] request, _ in
+                guard let pattern = try request.queryValue("pattern") else {
+                    throw LinkError(.invalidRequest, "Give the type's 'pattern' (or DELETE /v1/events/{name})")
+                }
+                return try remove(name: nil, pattern: try Pattern(pattern))
+            },
+            Endpoint("DELETE", "/v1/events/{name}", .write) { [self] _, parameters in
+                try remove(name: parameters["name"] ?? "", pattern: nil)
             },
         ]
     }
@@ -61,6 +73,9 @@ final class EventEndpoints: Sendable {
         if try bus.plannedTypeChanges(requests).isEmpty {
             subscribed = try bus.subscribe(requests, ttl: .seconds(ttl), now: .now)
         } else {
+            // Registering a type or binding a name is a write (API.md §5): without the admin token (when one is
+            // set) a subscription may use existing types only, and nothing is registered.
+            try auth.authorize(request, access: .write)
             subscribed = try typeWrites.withLock { _ in
                 let changes = try bus.plannedTypeChanges(requests)
                 try store.saveEventTypes(changes)
@@ -71,6 +86,28 @@ final class EventEndpoints: Sendable {
             .json(
                 ["id": .string(subscribed.id), "cursor": .int(subscribed.cursor)], status: 201,
                 headers: [("Location", "/v1/events/subscriptions/" + subscribed.id)]))
+    }
+
+    /// `POST /v1/events` `{"path", "name"?}`: 201 with the type when it registers or names one, 200 when it
+    /// exists as given.
+    private func register(_ request: Request) throws -> Reply {
+        let body = try FieldReader(request.jsonBody(), allowed: ["path", "name"])
+        let entry = EventTypeRequest(path: try body.requiredString("path"), name: try body.string("name"))
+        let registered = try typeWrites.withLock { _ in
+            try store.saveEventTypes(try bus.plannedTypeChanges([entry]))
+            return try bus.register(entry)
+        }
+        return .now(.json(registered.type.json(), status: registered.changed ? 201 : 200))
+    }
+
+    /// `DELETE /v1/events/{name}` or `?pattern=`: 204; built-in types are `read_only`.
+    private func remove(name: String?, pattern: Pattern?) throws -> Reply {
+        try typeWrites.withLock { _ in
+            let type = try bus.type(named: name, pattern: pattern)
+            if !type.isBuiltIn { try store.deleteEventType(type) }
+            try bus.remove(named: name, pattern: pattern)
+        }
+        return .now(.noContent)
     }
 
     private func poll(_ request: Request, id: String) throws -> Reply {

@@ -25,15 +25,23 @@ extension SQLiteStore {
     func saveEventTypes(_ types: [EventType]) throws {
         guard !types.isEmpty else { return }
         try database.write { db in
+            // One scan for the position (the primary-key index does not cover it), then one insert per type.
+            var position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) FROM event_type") ?? 0
             for type in types {
+                position += 1
                 try db.execute(
                     sql: """
-                        INSERT INTO event_type (shape, pattern, name, position)
-                        VALUES (?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM event_type))
+                        INSERT INTO event_type (shape, pattern, name, position) VALUES (?, ?, ?, ?)
                         ON CONFLICT(shape) DO UPDATE SET name = excluded.name
                         """,
-                    arguments: [type.pattern.shape(), type.pattern.description, type.name])
+                    arguments: [type.pattern.shape(), type.pattern.description, type.name, position])
             }
+        }
+    }
+
+    func deleteEventType(_ type: EventType) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM event_type WHERE shape = ?", arguments: [type.pattern.shape()])
         }
     }
 }

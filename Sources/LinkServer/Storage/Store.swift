@@ -14,6 +14,8 @@ protocol Store: Sendable {
     func loadEventTypes() throws -> [EventType]
     /// Adds event types, or records a name given to an existing one (matched by pattern shape).
     func saveEventTypes(_ types: [EventType]) throws
+    /// Removes an event type (matched by pattern shape).
+    func deleteEventType(_ type: EventType) throws
 
     /// A small durable key/value map for counters and markers.
     func meta(_ key: String) throws -> String?

@@ -111,7 +111,9 @@ final class Answers: Sendable {
         let answer = try #require(try poll(bus, id))
         #expect(answer.events.map(\.seq) == [4, 5])
         #expect(answer.missed == 3)
-        #expect(try poll(bus, id)?.missed == 0)
+        // Only an acknowledgement resets `missed`: an answer that never arrived loses no count.
+        #expect(try poll(bus, id)?.missed == 3)
+        #expect(try poll(bus, id, after: 5)?.missed == 0)
     }
 
     @Test func waitingPollIsAnsweredByAnEmit() throws {
@@ -202,7 +204,7 @@ final class Answers: Sendable {
         _ = try subscribe(bus, [EventTypeRequest(path: "/a/:x", name: "a")])
         // Same shape, other parameter name: the same type.
         _ = try subscribe(bus, [EventTypeRequest(path: "/a/:y", name: "a")])
-        #expect(bus.types.count == 1)
+        #expect(bus.userTypes.count == 1)
         #expect { try subscribe(bus, [EventTypeRequest(path: "/b", name: "a")]) } throws: {
             ($0 as? LinkError)?.code == .nameConflict
         }
@@ -219,7 +221,7 @@ final class Answers: Sendable {
             ($0 as? LinkError)?.code == .invalidPattern
         }
         // A failed request registers nothing.
-        #expect(bus.types.map(\.label) == ["a"])
+        #expect(bus.userTypes.map(\.label) == ["a"])
     }
 
     @Test func plannedChangesListNewAndRenamedTypesOnly() throws {
@@ -228,7 +230,7 @@ final class Answers: Sendable {
             EventTypeRequest(path: "/a", name: "a"), EventTypeRequest(path: "/b"), EventTypeRequest(path: "/a"),
         ])
         #expect(planned.map(\.label) == ["a", "/b"])
-        #expect(bus.types.map(\.label) == ["/a"])
+        #expect(bus.userTypes.map(\.label) == ["/a"])
     }
 
     @Test func releaseAllAnswersEveryWaiter() throws {
@@ -248,4 +250,9 @@ final class Answers: Sendable {
         #expect(ids.count == 1000)
         #expect(ids.allSatisfy { $0.count == 32 })
     }
+}
+
+extension EventBus {
+    /// The registered types without the built-in ones.
+    var userTypes: [EventType] { types.filter { !$0.isBuiltIn } }
 }

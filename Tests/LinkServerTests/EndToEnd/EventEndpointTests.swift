@@ -11,6 +11,10 @@ import Testing
 /// `/v1/events…` over HTTP against the real daemon, long-polls on suspended connections included.
 @Suite struct EventEndpointTests {
     static let seek: JSONValue = ["events": [["path": "/seek/:progress", "name": "onSeekProgress"]]]
+    /// The types every server starts with (API.md §7, §11).
+    static let builtIn: [JSONValue] = [
+        ["pattern": "/links/clicks/:route", "name": "linkClick"], ["pattern": "/slots/:slot", "name": "slotChanged"],
+    ]
 
     private func subscribe(_ client: HTTPClient, _ body: JSONValue = seek) throws -> (id: String, cursor: Int) {
         let reply = try client.post("/v1/events/subscriptions", body)
@@ -54,7 +58,9 @@ import Testing
             // Acknowledged with after=1: nothing left.
             #expect(try client.get("/v1/events/subscriptions/\(id)?after=1&wait=0").json?["events"] == [])
             let types = try client.get("/v1/events")
-            #expect(types.json == ["events": [["pattern": "/seek/:progress", "name": "onSeekProgress"]]])
+            #expect(
+                types.json
+                    == ["events": .array(Self.builtIn + [["pattern": "/seek/:progress", "name": "onSeekProgress"]])])
         }
     }
 
@@ -259,10 +265,11 @@ import Testing
             #expect(
                 try client.get("/v1/events").json
                     == [
-                        "events": [
-                            ["pattern": "/seek/:progress", "name": "onSeekProgress"],
-                            ["pattern": "/plain/*rest", "name": nil],
-                        ]
+                        "events": .array(
+                            Self.builtIn + [
+                                ["pattern": "/seek/:progress", "name": "onSeekProgress"],
+                                ["pattern": "/plain/*rest", "name": nil],
+                            ])
                     ])
             #expect(
                 try client.post("/v1/events/emit", ["name": "onSeekProgress", "params": ["progress": "1"]]).status
@@ -273,7 +280,9 @@ import Testing
     @Test func emitNeedsTheAdminTokenAndPollsDoNot() throws {
         try withServer({ $0.adminToken = "admin" }) { (server) throws in
             let client = server.client()
-            let (id, _) = try subscribe(client)
+            let (id, _) = try subscribe(client, ["events": [["name": "slotChanged"]]])
+            _ = try client.post(
+                "/v1/events", ["path": "/seek/:progress"], headers: ["Authorization": "Bearer admin"])
             #expect(try client.post("/v1/events/emit", ["loc": "/seek/1"]).status == 401)
             #expect(
                 try client.post("/v1/events/emit", ["loc": "/seek/1"], headers: ["Authorization": "Bearer admin"])

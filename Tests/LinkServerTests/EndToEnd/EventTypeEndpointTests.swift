@@ -1,0 +1,131 @@
+import Foundation
+import LinkCore
+import Testing
+
+@testable import LinkServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// API.md §5 as revised: who may create and delete event types, `missed` across a lost answer, and `seq` across
+/// restarts, against the real daemon.
+@Suite struct EventTypeEndpointTests {
+    static let admin = ["Authorization": "Bearer admin"]
+
+    @Test func typesAreRegisteredAndRemovedExplicitly() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let created = try client.post("/v1/events", ["path": "/seek/:progress", "name": "seek"])
+            #expect(created.status == 201)
+            #expect(created.json == ["pattern": "/seek/:progress", "name": "seek"])
+            // The same again (parameter names may differ): 200, nothing changes.
+            let again = try client.post("/v1/events", ["path": "/seek/:p", "name": "seek"])
+            #expect(again.status == 200)
+            #expect(again.json == ["pattern": "/seek/:progress", "name": "seek"])
+            #expect(try client.post("/v1/events", ["path": "/other", "name": "seek"]).errorCode == "name_conflict")
+            #expect(try client.post("/v1/events", ["path": "/x", "name": "linkClick"]).errorCode == "name_conflict")
+            #expect(try client.post("/v1/events", ["name": "seek"]).errorCode == "invalid_request")
+            #expect(try client.post("/v1/events", ["path": "/x", "extra": 1]).errorCode == "invalid_request")
+            #expect(try client.post("/v1/events", ["path": "/x/:a/:a"]).errorCode == "invalid_pattern")
+            #expect(try client.post("/v1/events", ["path": "/plain"]).status == 201)
+
+            let (id, _) = try subscribe(client, [["name": "seek"], ["path": "/plain"]])
+            #expect(try client.request("DELETE", "/v1/events/seek").status == 204)
+            #expect(try client.request("DELETE", "/v1/events/seek").errorCode == "unknown_name")
+            #expect(try client.post("/v1/events/emit", ["loc": "/seek/1"]).errorCode == "no_match")
+            #expect(try client.request("DELETE", "/v1/events?pattern=/plain").status == 204)
+            #expect(try client.request("DELETE", "/v1/events?pattern=/plain").errorCode == "no_match")
+            #expect(try client.request("DELETE", "/v1/events").errorCode == "invalid_request")
+            #expect(try client.request("DELETE", "/v1/events?pattern=/a/:x:y").errorCode == "invalid_pattern")
+            // Built-in types stay.
+            let builtIn = try client.request("DELETE", "/v1/events/linkClick")
+            #expect(builtIn.status == 409)
+            #expect(builtIn.errorCode == "read_only")
+            #expect(try client.request("DELETE", "/v1/events?pattern=/slots/:s").errorCode == "read_only")
+            #expect(try client.get("/v1/events").json == ["events": .array(EventEndpointTests.builtIn)])
+            // The subscription no longer receives the removed types; its name can be bound again.
+            #expect(try client.post("/v1/events", ["path": "/seek/:p", "name": "seek"]).status == 201)
+            #expect(try client.post("/v1/events/emit", ["loc": "/seek/1"]).json?["delivered"] == 0)
+            #expect(try client.get("/v1/events/subscriptions/\(id)?wait=0").json?["events"] == [])
+        }
+    }
+
+    @Test func withAnAdminTokenOnlyTheAdminCreatesTypes() throws {
+        try withServer({ $0.adminToken = "admin" }) { (server) throws in
+            let client = server.client()
+            // A subscribe that would create a type (a new pattern or a new name) needs the token …
+            let squat = try client.post("/v1/events/subscriptions", ["events": [["path": "/seek/:p", "name": "seek"]]])
+            #expect(squat.status == 401)
+            #expect(squat.header("WWW-Authenticate") == "Bearer")
+            // … and registers nothing.
+            #expect(try client.get("/v1/events").json == ["events": .array(EventEndpointTests.builtIn)])
+            #expect(try client.post("/v1/events", ["path": "/seek/:p"]).status == 401)
+            #expect(try client.post("/v1/events", ["path": "/seek/:p"], headers: Self.admin).status == 201)
+            // Binding a new name to an existing type is a write too.
+            #expect(try subscribeStatus(client, [["path": "/seek/:p", "name": "seek"]]) == 401)
+            // Existing types (and the built-ins) are open to subscribe to.
+            #expect(try subscribeStatus(client, [["path": "/seek/:x"], ["name": "slotChanged"]]) == 201)
+            #expect(try subscribeStatus(client, [["path": "/new"]], headers: Self.admin) == 201)
+            #expect(try client.request("DELETE", "/v1/events?pattern=/new").status == 401)
+            #expect(try client.request("DELETE", "/v1/events?pattern=/new", headers: Self.admin).status == 204)
+        }
+    }
+
+    @Test func missedSurvivesALostAnswer() throws {
+        try withServer({ $0.eventsQueueLimit = 2 }) { (server) throws in
+            let client = server.client()
+            let (id, _) = try subscribe(client, [["path": "/e"]])
+            for _ in 0..<5 { #expect(try client.post("/v1/events/emit", ["loc": "/e"]).status == 200) }
+            let lost = try client.get("/v1/events/subscriptions/\(id)?after=0&wait=0")
+            #expect(lost.json?["missed"] == 3)
+            // The answer never reached the client: its retry with the same cursor hears of the drops again.
+            let retry = try client.get("/v1/events/subscriptions/\(id)?after=0&wait=0")
+            #expect(retry.json?["missed"] == 3)
+            #expect(retry.json?["events"]?.arrayValue?.count == 2)
+            let cursor = try #require(retry.json?["cursor"]?.intValue)
+            let acknowledged = try client.get("/v1/events/subscriptions/\(id)?after=\(cursor)&wait=0")
+            #expect(acknowledged.json?["missed"] == 0)
+            #expect(acknowledged.json?["events"] == [])
+        }
+    }
+
+    @Test func seqNeverRestartsAfterACleanRestartOrAKill() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        let last = try withServer(dataDir: dataDir) { (server) throws -> Int in
+            let client = server.client()
+            #expect(try client.post("/v1/events", ["path": "/e"]).status == 201)
+            var seq = 0
+            for _ in 0..<3 {
+                seq = try #require(try client.post("/v1/events/emit", ["loc": "/e"]).json?["seq"]?.intValue)
+            }
+            return seq
+        }
+        let arguments = ["--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json"]
+        let process = try ServerProcess(arguments: arguments)
+        let client = HTTPClient(port: try process.waitUntilListening())
+        let (_, cursor) = try subscribe(client, [["path": "/e"]])
+        #expect(cursor >= last)
+        let afterRestart = try #require(try client.post("/v1/events/emit", ["loc": "/e"]).json?["seq"]?.intValue)
+        #expect(afterRestart > last)
+        process.signal(SIGKILL)
+        _ = try process.waitForExit()
+        try withServer(dataDir: dataDir) { (server) throws in
+            let afterKill = try #require(
+                try server.client().post("/v1/events/emit", ["loc": "/e"]).json?["seq"]?.intValue)
+            #expect(afterKill > afterRestart)
+        }
+    }
+
+    private func subscribe(_ client: HTTPClient, _ events: JSONValue) throws -> (id: String, cursor: Int) {
+        let reply = try client.post("/v1/events/subscriptions", ["events": events])
+        #expect(reply.status == 201)
+        return (try #require(reply.json?["id"]?.stringValue), try #require(reply.json?["cursor"]?.intValue))
+    }
+
+    private func subscribeStatus(_ client: HTTPClient, _ events: JSONValue, headers: [String: String] = [:]) throws
+        -> Int
+    {
+        try client.post("/v1/events/subscriptions", ["events": events], headers: headers).status
+    }
+}
