@@ -16,7 +16,11 @@ import Testing
         ("\"清华\"", .string("清华")),
         ("[1, [2, {}]]", [1, [2, .object([:])]] as JSONValue),
         (" {\"b\": 1, \"a\": 2} ", ["b": 1, "a": 2] as JSONValue),
-        ("9223372036854775808", .double(9_223_372_036_854_775_808)),
+        ("9223372036854775807", .int(Int.max)),
+        ("-9223372036854775808", .int(Int.min)),
+        ("1.7976931348623157e308", .double(.greatestFiniteMagnitude)),
+        ("0.0e-999", .double(0)),
+        ("5e-324", .double(.leastNonzeroMagnitude)),
     ])
     func parsesValidJSON(text: String, expected: JSONValue) throws {
         #expect(try JSONParser.parse(text) == expected)
@@ -36,6 +40,8 @@ import Testing
     @Test(arguments: [
         "", "  ", "{", "[1,]", "{\"a\" 1}", "01", "1.", "-", "tru", "\"abc", "\"\\x\"", "\"\t\"",
         "\"\\ud800\"", "\"\\udc00\"", "[1] 2", "NaN", "{'a': 1}", "+1",
+        // Numbers that could not be kept as sent (an acknowledged write stores exactly what was sent).
+        "9223372036854775808", "-9223372036854775809", "12345678901234567890", "1e999", "-1e999", "1e-400",
     ])
     func rejectsInvalidJSON(text: String) {
         #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }

@@ -185,9 +185,34 @@ private struct Parser {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        if isInteger, let value = Int(text) { return .int(value) }
-        guard let value = Double(text) else { throw JSONParseError(offset: start, reason: "invalid number") }
+        if isInteger {
+            // A number that cannot be kept as sent is refused, never stored as something else.
+            guard let value = Int(text) else {
+                throw JSONParseError(
+                    offset: start, reason: "integer out of the 64-bit range (send larger numbers as strings)")
+            }
+            return .int(value)
+        }
+        guard let value = Double(text), value.isFinite else {
+            throw JSONParseError(offset: start, reason: "number out of the double-precision range")
+        }
+        if value == 0, bytes[start..<index].contains(where: { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }),
+            !hasZeroMantissa(start)
+        {
+            throw JSONParseError(offset: start, reason: "number too small for double precision")
+        }
         return .double(value)
+    }
+
+    /// Whether the number at `start` has only zeros before its exponent (`0.0e5` is zero, `1e-400` is not).
+    func hasZeroMantissa(_ start: Int) -> Bool {
+        var position = start
+        while position < index, bytes[position] != UInt8(ascii: "e"), bytes[position] != UInt8(ascii: "E") {
+            let byte = bytes[position]
+            if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return false }
+            position += 1
+        }
+        return true
     }
 
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -25,6 +25,10 @@ extension Location {
         }
         if bytes.isEmpty { throw fail("the location is empty") }
         if PercentCoding.containsControl(bytes) { throw fail("control characters are not allowed") }
+        // A space that ends up as segment text (`"/users/1 "` → id `"1 "`) is almost always a copy-paste slip.
+        if bytes.first == UInt8(ascii: " ") || bytes.last == UInt8(ascii: " ") {
+            throw fail("leading or trailing spaces are not allowed")
+        }
 
         let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
         let queryStart = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) ?? end

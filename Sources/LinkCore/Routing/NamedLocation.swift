@@ -27,6 +27,7 @@ public struct NamedLocation: Sendable, Hashable {
     /// `[key, value]` pairs (to repeat keys in any order).
     init(fields: JSONFields) throws(LinkError) {
         name = try fields.requiredString("name")
+        try NamedLocation.checkSpacing(name, field: fields.field("name"))
         params = [:]
         if let value = fields["params"], !value.isNull {
             guard case .object(let object) = value else { throw fields.mismatch("params", "an object", value) }
@@ -35,6 +36,14 @@ public struct NamedLocation: Sendable, Hashable {
             }
         }
         query = try NamedLocation.queryItems(fields, "query")
+    }
+
+    /// A name with leading or trailing spaces can never be registered; say so instead of `unknown_name`.
+    public static func checkSpacing(_ name: String, field: String) throws(LinkError) {
+        guard name.utf8.first == UInt8(ascii: " ") || name.utf8.last == UInt8(ascii: " ") else { return }
+        throw LinkError(
+            .invalidRequest, "Field '\(field)' has leading or trailing spaces",
+            details: ["field": .string(field), "reason": "leading or trailing spaces"])
     }
 
     static func queryItems(_ fields: JSONFields, _ key: String) throws(LinkError) -> [QueryItem] {

@@ -121,7 +121,7 @@ extension Resolver {
                 }
                 guard let route = table.route(named: name) else {
                     throw LinkError(
-                        .noMatch, "A redirect leads to the unknown route name '\(name)'",
+                        .unknownName, "A redirect leads to the unknown route name '\(name)'",
                         details: ["name": .string(name)])
                 }
                 return try LocationBuilder.location(for: route.pattern, params: values, query: query)

@@ -167,6 +167,7 @@ final class EventEndpoints: Sendable {
             }
             result = try bus.emit(try locations.parse(loc), extra: extra, time: time)
         case (nil, let name?):
+            try NamedLocation.checkSpacing(name, field: "name")
             let params = OrderedDictionary(try body.stringMap("params"), uniquingKeysWith: { _, last in last })
             let query = try body.stringMap("query").map { QueryItem($0.0, $0.1) }
             result = try bus.emit(name: name, params: params, query: query, extra: extra, time: time)

@@ -98,11 +98,18 @@ import Testing
         ("/a?x=%", "malformed percent-escape"),
         ("/a?%FF=1", "escapes do not decode to UTF-8"),
         ("myapp://%zz/x", "malformed percent-escape"),
+        ("/users/1 ", "leading or trailing spaces"),
+        (" /users/1", "leading or trailing spaces"),
+        ("https://x.com/a?q=1 ", "leading or trailing spaces"),
     ])
     func rejectsInvalidLocations(text: String, reason: String) {
         let error = #expect(throws: LinkError.self) { try Location(text) }
         #expect(error?.code == .invalidURL)
         #expect(error?.message.contains(reason) == true, "\(String(describing: error))")
+    }
+
+    @Test func innerAndEscapedSpacesStay() throws {
+        #expect(try Location("/a b/c%20").segments == ["a b", "c "])
     }
 
     @Test func decodedControlsAreAllowedInQueryValues() throws {

@@ -229,7 +229,7 @@ import Testing
         #expect(fromInside?.details["chain"] == ["/b", "/c", "/a", "/b"])
     }
 
-    @Test func aRedirectToNowhereIsNoMatchWithTheChain() throws {
+    @Test func aRedirectToNowhereIsNoMatchOrUnknownNameWithTheChain() throws {
         let resolver = try RoutingFixtures.resolver(
             #"""
             [{"path": "/old", "redirect": [{"to": "/nowhere?x=1"}]},
@@ -241,7 +241,7 @@ import Testing
         #expect(error?.details["location"] == "/nowhere?x=1")
         #expect(error?.details["chain"] == ["/old", "/nowhere?x=1"])
         let unknownName = #expect(throws: LinkError.self) { try resolver.resolve(location: "/gone") }
-        #expect(unknownName?.code == .noMatch)
+        #expect(unknownName?.code == .unknownName)
         #expect(unknownName?.details["name"] == "missing")
         #expect(unknownName?.details["chain"] == ["/gone"])
         let restricted = Resolver(table: resolver.table, hosts: HostAllowList(["example.com"]))

@@ -170,6 +170,23 @@ import Testing
         }
     }
 
+    @Test func numbersAreKeptAsSentOrRefused() throws {
+        try withServer { server in
+            let client = server.client()
+            // Numbers that could not be stored as sent are refused, and nothing is stored.
+            for number in ["1e999", "12345678901234567890", "1e-400"] {
+                let body = Array(#"{"path": "/num", "value": \#(number)}"#.utf8)
+                let reply = try client.request("POST", "/v1/resources", body: body)
+                #expect(reply.status == 400, "\(number)")
+                #expect(reply.errorCode == "invalid_json", "\(number)")
+            }
+            #expect(try client.get("/v1/resources?loc=/num").errorCode == "no_match")
+            let exact = try client.request(
+                "POST", "/v1/resources", body: Array(#"{"path": "/num", "value": [9223372036854775807, 0.1]}"#.utf8))
+            #expect(exact.json?["value"] == [.int(Int.max), .double(0.1)])
+        }
+    }
+
     @Test func writeErrors() throws {
         try withServer { server in
             let client = server.client()

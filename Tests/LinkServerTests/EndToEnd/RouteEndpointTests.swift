@@ -209,6 +209,23 @@ import Testing
             #expect(try client.post("/v1/resolve", ["url": ""]).errorCode == "invalid_url")
             #expect(try client.post("/v1/resolve", ["url": "/x", "name": "user"]).errorCode == "invalid_request")
             #expect(try client.post("/v1/resolve", ["name": "nobody"]).errorCode == "unknown_name")
+            // Spaces around a URL or a name are refused, never kept as segment text.
+            #expect(try client.post("/v1/resolve", ["url": "/users/1 "]).errorCode == "invalid_url")
+            #expect(try client.get("/v1/resolve?url=%20/users/1").errorCode == "invalid_url")
+            #expect(try client.post("/v1/resolve", ["name": "user "]).errorCode == "invalid_request")
+            #expect(try client.post("/v1/locate", ["name": " user"]).errorCode == "invalid_request")
+        }
+    }
+
+    @Test func aRedirectToAnUnknownNameIsUnknownName() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let route: JSONValue = ["path": "/old", "redirect": [["to": ["name": "missing"]]]]
+            #expect(try client.post("/v1/routes", route).status == 201)
+            let reply = try client.get("/v1/resolve?url=/old")
+            #expect(reply.status == 404)
+            #expect(reply.errorCode == "unknown_name")
+            #expect(reply.json?["error"]?["details"]?["chain"] == ["/old"])
         }
     }
 
