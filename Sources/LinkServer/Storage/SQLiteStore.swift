@@ -7,10 +7,12 @@ import LinkCore
 final class SQLiteStore: Store {
     let path: String
     let database: DatabaseQueue
+    private let lock: DataFolderLock
 
     /// Opens (creating when absent) the database in `directory` and runs pending migrations.
     init(directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        lock = try DataFolderLock(directory: directory)
         path = (directory as NSString).appendingPathComponent("linkserver.sqlite")
         var configuration = Configuration()
         configuration.journalMode = .wal
@@ -79,6 +81,7 @@ final class SQLiteStore: Store {
     }
 
     func close() throws {
+        defer { lock.release() }
         try database.close()
     }
 }

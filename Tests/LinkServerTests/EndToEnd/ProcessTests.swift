@@ -46,6 +46,24 @@ import Testing
         #expect(server.log.contains("LINK_PORT"))
     }
 
+    @Test func aSecondProcessOnTheSameDataFolderExitsWithCode2() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        let arguments = ["--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json"]
+        let first = try ServerProcess(arguments: arguments)
+        try first.waitUntilListening()
+        let second = try ServerProcess(arguments: arguments)
+        #expect(try second.waitForExit() == 2)
+        #expect(second.log.contains("in use by another LinkServer process (pid \(first.process.processIdentifier))"))
+        #expect(!second.log.contains("listening"))
+        // The lock dies with its process, even with kill -9: a new process takes the folder over.
+        first.signal(SIGKILL)
+        _ = try first.waitForExit()
+        let third = try ServerProcess(arguments: arguments)
+        try third.waitUntilListening()
+        third.signal(SIGTERM)
+        #expect(try third.waitForExit() == 0)
+    }
+
     @Test func helpExitsZero() throws {
         let server = try ServerProcess(arguments: ["--help"])
         #expect(try server.waitForExit() == 0)
