@@ -14,8 +14,9 @@ final class Application: Sendable {
     let metrics = ServiceMetrics()
     let routes: RouteRegistry
     let events: EventEndpoints
-    private let pollTimer: PollTimer
+    private let pollTimer: DeadlineTimer
     let resources: ResourceState
+    let slots: SlotBoard
     /// Every endpoint served, for documentation checks.
     let endpointList: [Endpoint]
 
@@ -41,7 +42,7 @@ final class Application: Sendable {
                 maxTypes: config.eventsMaxTypes, maxEventsPerSubscription: config.eventsMaxPerSubscription),
             lastSeq: lastSeq,
             reserveSeq: { [store] limit in try store.setMeta(Application.seqReservationKey, String(limit)) })
-        pollTimer = PollTimer(bus: bus)
+        pollTimer = DeadlineTimer(bus: bus)
         let auth = TokenCheck(adminToken: config.adminToken, readToken: config.readToken)
         events = EventEndpoints(
             bus: bus, store: store, timer: pollTimer,
@@ -49,6 +50,8 @@ final class Application: Sendable {
         endpoints += events.endpoints
         resources = try ResourceState(store: store, hosts: config.linkHosts.map(HostAllowList.init))
         endpoints += ResourceEndpoints(state: resources).endpoints
+        slots = try SlotBoard(store: store, bus: bus, onChange: { [metrics] change in metrics.recordPresent(change) })
+        endpoints += SlotEndpoints(board: slots).endpoints
         endpointList = endpoints
         service = Service(
             endpoints: endpoints, auth: auth,
@@ -59,6 +62,7 @@ final class Application: Sendable {
         metrics.gauge("linkserver_subscriptions_open") { [bus] in bus.subscriptionCount }
         metrics.gauge("linkserver_polls_waiting") { [bus] in bus.waitingCount }
         metrics.gauge("linkserver_resources") { [resources] in resources.snapshot.count }
+        metrics.gauge("linkserver_slots") { [slots] in slots.count }
         readinessFlag = readiness
     }
 
@@ -70,6 +74,7 @@ final class Application: Sendable {
     func start() throws {
         ResourceLimits.raiseOpenFiles(toAtLeast: config.server.connectionLimit + 256, logger: logger)
         pollTimer.start()
+        slots.start()
         try daemon.start()
         readinessFlag.value = .ready
         logger.info(
@@ -87,6 +92,7 @@ final class Application: Sendable {
         events.close()
         daemon.stop()
         pollTimer.stop()
+        slots.stop()
         do {
             try store.close()
         } catch {

@@ -33,6 +33,11 @@ public struct LinkError: Error, Sendable, Equatable, CustomStringConvertible {
         case `internal`
         case redirectLoop = "redirect_loop"
         case redirectLimit = "redirect_limit"
+        case associationTooLarge = "association_too_large"
+        case rateLimited = "rate_limited"
+        case unknownToken = "unknown_token"
+        case notCurrent = "not_current"
+        case unavailable
     }
 
     public var code: Code

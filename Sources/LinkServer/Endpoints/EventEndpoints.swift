@@ -9,7 +9,7 @@ final class EventEndpoints: Sendable {
 
     let bus: EventBus
     private let store: any Store
-    private let timer: PollTimer
+    private let timer: DeadlineTimer
     private let locations: LocationParser
     private let auth: TokenCheck
     /// Serialises registrations of new event types with their persistence.
@@ -17,7 +17,7 @@ final class EventEndpoints: Sendable {
     /// Set at shutdown: polls answer at once instead of suspending.
     private let closing = Atomic<Bool>(false)
 
-    init(bus: EventBus, store: any Store, timer: PollTimer, locations: LocationParser, auth: TokenCheck) {
+    init(bus: EventBus, store: any Store, timer: DeadlineTimer, locations: LocationParser, auth: TokenCheck) {
         self.bus = bus
         self.store = store
         self.timer = timer

@@ -10,16 +10,17 @@ enum HTTPError {
             return 400
         case .unauthorized: return 401
         case .intercepted: return 403
-        case .notFound, .noMatch, .unknownName, .subscriptionNotFound: return 404
+        case .notFound, .noMatch, .unknownName, .subscriptionNotFound, .unknownToken, .notCurrent: return 404
         case .methodNotAllowed: return 405
         case .routeConflict, .nameConflict, .resourceExists, .readOnly: return 409
         case .revisionMismatch: return 412
         case .payloadTooLarge: return 413
         case .uriTooLong: return 414
         case .unsupportedMediaType: return 415
-        case .ruleError: return 422
-        case .tooManySubscriptions: return 429
+        case .ruleError, .associationTooLarge: return 422
+        case .tooManySubscriptions, .rateLimited: return 429
         case .internal: return 500
+        case .unavailable: return 503
         case .redirectLoop, .redirectLimit: return 508
         }
     }

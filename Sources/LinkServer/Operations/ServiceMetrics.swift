@@ -13,6 +13,8 @@ final class ServiceMetrics: Sendable {
     /// Every outcome's counter, made up front: recording one is a lookup in an immutable dictionary.
     private let outcomeCounters: [String: Metrics.Counter]
     private let gauges = Mutex<[(Metrics.Gauge, @Sendable () -> Int)]>([])
+    /// Slot outcomes, made up front like the resolve outcomes.
+    private let slotCounters: [String: Metrics.Counter]
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -23,6 +25,18 @@ final class ServiceMetrics: Sendable {
         ]
         self.factory = factory
         let outcomes = ["resolved", "redirected"] + LinkError.Code.allCases.map(\.rawValue)
+        slotCounters = Dictionary(
+            uniqueKeysWithValues: [
+                "presented", "replaced", "updated", "rejected", "dismissed", "not_current", "expired",
+            ]
+            .map { outcome in
+                (
+                    outcome,
+                    Metrics.Counter(
+                        label: "linkserver_slot_changes_total", dimensions: [("outcome", outcome)],
+                        factory: factory)
+                )
+            })
         outcomeCounters = Dictionary(
             uniqueKeysWithValues: outcomes.map { outcome in
                 (
@@ -80,5 +94,20 @@ final class ServiceMetrics: Sendable {
     func render() -> [UInt8] {
         for (gauge, value) in gauges.withLock({ $0 }) { gauge.record(value()) }
         return registry.emitToBuffer()
+    }
+
+    /// Counts one slot outcome (API.md §11): `presented`, `replaced`, `updated`, `rejected`, `dismissed`,
+    /// `not_current` or `expired`.
+    func recordPresent(_ change: SlotRule.Change) {
+        let outcome: String
+        switch change {
+        case .presented(_, let replaced): outcome = replaced == nil ? "presented" : "replaced"
+        case .updated: outcome = "updated"
+        case .rejected: outcome = "rejected"
+        case .dismissed: outcome = "dismissed"
+        case .notCurrent: outcome = "not_current"
+        case .expired: outcome = "expired"
+        }
+        slotCounters[outcome]?.increment()
     }
 }

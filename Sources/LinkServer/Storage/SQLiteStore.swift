@@ -38,6 +38,7 @@ final class SQLiteStore: Store {
         }
         registerEventMigrations(&migrator)
         registerResourceMigration(in: &migrator)
+        registerSlotMigration(in: &migrator)
         return migrator
     }
 

@@ -26,6 +26,11 @@ protocol Store: Sendable {
     /// Commits one resource change and the new global revision in one transaction.
     func saveResourceChange(_ change: ResourceChange, revision: Int) throws
 
+    /// Every slot's presentation, by slot name.
+    func loadSlots() throws -> [String: Presentation]
+    /// Sets what a slot shows (`nil` empties it).
+    func saveSlot(_ name: String, _ presentation: Presentation?) throws
+
     /// Closes the store; later calls fail.
     func close() throws
 }

@@ -3,10 +3,15 @@ import Foundation
 import LinkCore
 import Synchronization
 
-/// The one thread that answers long-polls whose wait has elapsed, and expires idle subscriptions. libmicrohttpd
-/// never times out a suspended connection on its own, so without it a quiet poll would hang.
-final class PollTimer: Sendable {
-    private let bus: EventBus
+/// A thread that runs `fire` at the deadlines it asks for, and at least once a second.
+///
+/// The event bus uses one to answer long-polls whose wait has elapsed and to expire idle subscriptions
+/// (libmicrohttpd never times out a suspended connection on its own, so without it a quiet poll would hang);
+/// the slot board uses one to end presentations on time without any request.
+final class DeadlineTimer: Sendable {
+    private let name: String
+    /// Does what is due at the given instant and answers the next deadline, if any.
+    private let fire: @Sendable (ContinuousClock.Instant) -> ContinuousClock.Instant?
     private let wake = DispatchSemaphore(value: 0)
     private let running = Atomic<Bool>(true)
     /// The instant the thread sleeps until, as nanoseconds of `ContinuousClock` since `origin`.
@@ -16,14 +21,23 @@ final class PollTimer: Sendable {
     /// Longest sleep, so idle subscriptions are swept about once a second.
     private static let sweepInterval = Duration.seconds(1)
 
-    init(bus: EventBus) {
-        self.bus = bus
+    init(name: String, fire: @escaping @Sendable (ContinuousClock.Instant) -> ContinuousClock.Instant?) {
+        self.name = name
+        self.fire = fire
+    }
+
+    /// The timer of the event bus: answers elapsed polls and expires idle subscriptions.
+    convenience init(bus: EventBus) {
+        self.init(name: "linkserver-poll-timer") { now in
+            bus.expire(now: now)
+            return bus.nextDeadline
+        }
     }
 
     /// Starts the timer thread.
     func start() {
         let thread = Thread { [self] in run() }
-        thread.name = "linkserver-poll-timer"
+        thread.name = name
         thread.start()
     }
 
@@ -42,9 +56,9 @@ final class PollTimer: Sendable {
     private func run() {
         while running.load(ordering: .acquiring) {
             let now = ContinuousClock.now
-            bus.expire(now: now)
-            var until = now + PollTimer.sweepInterval
-            if let next = bus.nextDeadline, next < until { until = next }
+            let next = fire(now)
+            var until = now + DeadlineTimer.sweepInterval
+            if let next, next < until { until = next }
             sleepingUntil.store(nanoseconds(until), ordering: .releasing)
             let delay = max(Duration.zero, until - ContinuousClock.now)
             let micros = delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000

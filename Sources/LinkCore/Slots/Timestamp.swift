@@ -1,0 +1,41 @@
+/// RFC 3339 timestamps from wall-clock milliseconds, without Foundation.
+public enum Timestamp {
+    /// `2026-11-23T09:00:00.123Z` for milliseconds since the Unix epoch (UTC; the proleptic Gregorian calendar).
+    public static func rfc3339(milliseconds: Int64) -> String {
+        let (seconds, millis) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let adjusted = millis < 0 ? (seconds - 1, millis + 1000) : (seconds, millis)
+        let (days, secondOfDay) = floorDivide(adjusted.0, 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
+            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "." + pad(adjusted.1, 3) + "Z"
+    }
+
+    /// `2026-11-23` for days since the Unix epoch.
+    public static func day(_ days: Int64) -> String {
+        let (year, month, day) = civil(fromDays: days)
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+    }
+
+    private static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
+        let (q, r) = a.quotientAndRemainder(dividingBy: b)
+        return r < 0 ? (q - 1, r + b) : (q, r)
+    }
+
+    /// Howard Hinnant's days-to-civil algorithm.
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}
