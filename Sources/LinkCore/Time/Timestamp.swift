@@ -16,6 +16,41 @@ public enum Timestamp {
         return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
     }
 
+    /// Days since the Unix epoch of `YYYY-MM-DD` (a real calendar day), else `nil`.
+    public static func days(parsing text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for byte in bytes[range] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), (1...12).contains(month),
+            day >= 1
+        else { return nil }
+        let days = days(fromCivil: year, month, day)
+        // Round-trip to reject days past the end of the month (2026-02-30).
+        return civil(fromDays: days) == (year, month, day) ? days : nil
+    }
+
+    /// The UTC day (days since the Unix epoch) of a wall-clock instant in milliseconds.
+    public static func day(ofMilliseconds milliseconds: Int64) -> Int64 {
+        floorDivide(milliseconds, 86_400_000).0
+    }
+
+    /// Howard Hinnant's days-from-civil algorithm.
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     private static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
         let (q, r) = a.quotientAndRemainder(dividingBy: b)
         return r < 0 ? (q - 1, r + b) : (q, r)

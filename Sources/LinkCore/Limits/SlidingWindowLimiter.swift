@@ -1,0 +1,46 @@
+/// A per-client budget of `limit` requests over any sliding `window` (API.md §7: `links.appRateLimit` requests a
+/// minute per address for the app-facing endpoints of the links listener).
+///
+/// Each client keeps the times of its admitted requests in the window, at most `limit` of them; clients idle for a
+/// whole window are forgotten (``sweep(now:)``), so memory holds only the last window's addresses. A value type:
+/// the owner keeps it behind a lock.
+public struct SlidingWindowLimiter: Sendable {
+    /// The outcome of ``admit(_:now:)``.
+    public enum Decision: Sendable, Equatable {
+        case admitted
+        /// Refused; retry after this many whole seconds.
+        case limited(retryAfter: Int)
+    }
+
+    public let limit: Int
+    /// The window in milliseconds.
+    public let window: Int64
+    private var clients: [String: [Int64]] = [:]
+
+    public init(limit: Int, windowMilliseconds: Int64 = 60_000) {
+        self.limit = limit
+        self.window = windowMilliseconds
+    }
+
+    /// Admits a request from `client` at `now` (milliseconds), or says when its budget has room again.
+    public mutating func admit(_ client: String, now: Int64) -> Decision {
+        var times = clients[client, default: []]
+        times.removeAll { $0 <= now - window }
+        guard times.count < limit else {
+            clients[client] = times
+            let wait = times[0] + window - now
+            return .limited(retryAfter: Int(max(1, (wait + 999) / 1000)))
+        }
+        times.append(now)
+        clients[client] = times
+        return .admitted
+    }
+
+    /// Forgets clients with no request in the last window.
+    public mutating func sweep(now: Int64) {
+        clients = clients.filter { _, times in times.last.map { $0 > now - window } ?? false }
+    }
+
+    /// How many clients are remembered.
+    public var clientCount: Int { clients.count }
+}

@@ -1,0 +1,34 @@
+import Testing
+
+@testable import LinkCore
+
+@Suite struct SlidingWindowLimiterTests {
+    @Test func admitsTheLimitPerWindowPerClient() {
+        var limiter = SlidingWindowLimiter(limit: 3)
+        for t in [0, 10, 20] as [Int64] { #expect(limiter.admit("a", now: t) == .admitted) }
+        #expect(limiter.admit("a", now: 30) == .limited(retryAfter: 60))
+        #expect(limiter.admit("b", now: 30) == .admitted)
+        // The window slides: the first request leaves it at 60 000 ms.
+        #expect(limiter.admit("a", now: 59_999) == .limited(retryAfter: 1))
+        #expect(limiter.admit("a", now: 60_000) == .admitted)
+        #expect(limiter.admit("a", now: 60_001) == .limited(retryAfter: 1))
+        #expect(limiter.admit("a", now: 60_010) == .admitted)
+    }
+
+    @Test func refusedRequestsDoNotSpendTheBudget() {
+        var limiter = SlidingWindowLimiter(limit: 1)
+        #expect(limiter.admit("a", now: 0) == .admitted)
+        for t in stride(from: 1, to: 60_000, by: 5000) { #expect(limiter.admit("a", now: Int64(t)) != .admitted) }
+        #expect(limiter.admit("a", now: 60_000) == .admitted)
+    }
+
+    @Test func idleClientsAreForgotten() {
+        var limiter = SlidingWindowLimiter(limit: 2)
+        for client in 0..<1000 { _ = limiter.admit("c\(client)", now: Int64(client)) }
+        #expect(limiter.clientCount == 1000)
+        limiter.sweep(now: 60_500)
+        #expect(limiter.clientCount == 499)
+        limiter.sweep(now: 61_000)
+        #expect(limiter.clientCount == 0)
+    }
+}

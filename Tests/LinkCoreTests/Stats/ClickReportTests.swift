@@ -1,0 +1,100 @@
+import Testing
+
+@testable import LinkCore
+
+@Suite struct ClickReportTests {
+    static let nov1 = Timestamp.days(parsing: "2026-11-01")!
+
+    func count(
+        _ day: Int64, _ pattern: String, _ platform: String, _ kind: ClickKind, _ n: Int, name: String? = nil
+    ) -> ClickCount {
+        ClickCount(key: ClickKey(day: day, pattern: pattern, platform: platform, kind: kind), name: name, count: n)
+    }
+
+    @Test func sumsEveryFigureWithoutOverlap() throws {
+        let d = Self.nov1
+        let counts = [
+            count(d, "/users/:id", "ios", .click, 5, name: "user"),
+            count(d + 1, "/users/:id", "android", .click, 3, name: "user"),
+            count(d + 1, "/users/:id", "ios", .open, 2, name: "user"),
+            count(d + 2, "/users/:id", "preview", .bot, 4, name: "user"),
+            count(d + 2, "", "crawler", .bot, 1),
+            count(d + 2, "", "desktop", .unmatched, 6),
+            count(d, "/promo", "desktop", .click, 7),
+            count(d - 1, "/promo", "desktop", .click, 100),  // outside the range
+            count(d + 30, "/promo", "desktop", .click, 100),  // outside the range
+        ]
+        let range = DayRange(from: d, to: d + 2)
+        let json = ClickReport(counts, range: range).json()
+        #expect(
+            json
+                == [
+                    "from": "2026-11-01", "to": "2026-11-03", "clicks": 15, "opens": 2, "bots": 5, "unmatched": 6,
+                    "byPlatform": ["ios": 7, "android": 3, "desktop": 7],
+                    "byDay": [
+                        ["day": "2026-11-01", "clicks": 12, "opens": 0, "bots": 0],
+                        ["day": "2026-11-02", "clicks": 3, "opens": 2, "bots": 0],
+                        ["day": "2026-11-03", "clicks": 0, "opens": 0, "bots": 5],
+                    ],
+                    "routes": [
+                        ["name": "user", "pattern": "/users/:id", "clicks": 8, "opens": 2, "bots": 4],
+                        ["name": nil, "pattern": "/promo", "clicks": 7, "opens": 0, "bots": 0],
+                    ],
+                ])
+        let one = ClickReport(counts, range: range, pattern: "/promo").json()
+        #expect(one["clicks"] == 7)
+        #expect(one["bots"] == 0)
+        #expect(one["unmatched"] == 0)
+        #expect(one["routes"] == [["name": nil, "pattern": "/promo", "clicks": 7, "opens": 0, "bots": 0]])
+    }
+
+    @Test func routesWithEqualCountsAreOrderedByName() {
+        let d = Self.nov1
+        let counts = [
+            count(d, "/b", "ios", .click, 1, name: "b"), count(d, "/a", "ios", .open, 1, name: "a"),
+            count(d, "/z", "ios", .click, 1), count(d, "/c", "ios", .click, 2, name: "c"),
+        ]
+        let report = ClickReport(counts, range: DayRange(from: d, to: d))
+        #expect(report.routes.map(\.pattern) == ["/c", "/a", "/b", "/z"])
+    }
+
+    @Test(
+        arguments: [
+            (nil, nil, "2026-10-25", "2026-11-23"),
+            ("2026-11-01", nil, "2026-11-01", "2026-11-23"),
+            ("2026-01-01", nil, "2026-01-01", "2026-01-30"),
+            (nil, "2026-02-10", "2026-01-12", "2026-02-10"),
+            ("2026-02-28", "2026-03-01", "2026-02-28", "2026-03-01"),
+            ("2025-11-23", "2026-11-23", "2025-11-23", "2026-11-23"),
+        ] as [(String?, String?, String, String)])
+    func ranges(from: String?, to: String?, expectedFrom: String, expectedTo: String) throws {
+        let range = try DayRange(from: from, to: to, today: Timestamp.days(parsing: "2026-11-23")!)
+        #expect(Timestamp.day(range.from) == expectedFrom)
+        #expect(Timestamp.day(range.to) == expectedTo)
+    }
+
+    @Test(
+        arguments: [
+            ("2026-11-31", nil), ("2026-13-01", nil), ("2026-1-01", nil), ("yesterday", nil), ("2026-02-29", nil),
+            ("2026-11-02", "2026-11-01"), ("2025-11-22", "2026-11-23"),
+        ] as [(String?, String?)])
+    func badRanges(from: String?, to: String?) {
+        #expect { try DayRange(from: from, to: to, today: 20_000) } throws: {
+            ($0 as? LinkError)?.code == .invalidRequest
+        }
+    }
+
+    @Test func defaultRangeHasThirtyDays() throws {
+        let report = ClickReport([], range: try DayRange(from: nil, to: nil, today: 20_000))
+        #expect(report.byDay.count == 30)
+        #expect(report.json()["routes"] == [])
+    }
+
+    @Test(arguments: [
+        ("1970-01-01", Int64(0)), ("2000-03-01", 11_017), ("2026-11-23", 20_780), ("1969-12-31", -1),
+    ])
+    func dayNumbers(text: String, days: Int64) {
+        #expect(Timestamp.days(parsing: text) == days)
+        #expect(Timestamp.day(days) == text)
+    }
+}
