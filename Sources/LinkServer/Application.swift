@@ -17,6 +17,7 @@ final class Application: Sendable {
     private let pollTimer: DeadlineTimer
     let resources: ResourceState
     let slots: SlotBoard
+    let clicks: ClickLedger
     /// Every endpoint served, for documentation checks.
     let endpointList: [Endpoint]
 
@@ -52,6 +53,8 @@ final class Application: Sendable {
         endpoints += ResourceEndpoints(state: resources).endpoints
         slots = try SlotBoard(store: store, bus: bus, onChange: { [metrics] change in metrics.recordPresent(change) })
         endpoints += SlotEndpoints(board: slots).endpoints
+        clicks = ClickLedger(store: store, logger: logger)
+        endpoints += StatsEndpoints(ledger: clicks, routes: routes).endpoints
         endpointList = endpoints
         service = Service(
             endpoints: endpoints, auth: auth,
@@ -75,6 +78,7 @@ final class Application: Sendable {
         ResourceLimits.raiseOpenFiles(toAtLeast: config.server.connectionLimit + 256, logger: logger)
         pollTimer.start()
         slots.start()
+        clicks.start()
         try daemon.start()
         readinessFlag.value = .ready
         logger.info(
@@ -93,6 +97,7 @@ final class Application: Sendable {
         daemon.stop()
         pollTimer.stop()
         slots.stop()
+        clicks.stop()
         do {
             try store.close()
         } catch {

@@ -39,6 +39,7 @@ final class SQLiteStore: Store {
         registerEventMigrations(&migrator)
         registerResourceMigration(in: &migrator)
         registerSlotMigration(in: &migrator)
+        registerClickMigration(in: &migrator)
         return migrator
     }
 

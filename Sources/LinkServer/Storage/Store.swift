@@ -31,6 +31,11 @@ protocol Store: Sendable {
     /// Sets what a slot shows (`nil` empties it).
     func saveSlot(_ name: String, _ presentation: Presentation?) throws
 
+    /// Adds click counters (API.md §8), summing with what is stored.
+    func addClickCounts(_ counts: [ClickCount]) throws
+    /// Every click counter of the UTC days `from...to`.
+    func loadClickCounts(from: Int64, to: Int64) throws -> [ClickCount]
+
     /// Closes the store; later calls fail.
     func close() throws
 }
