@@ -29,8 +29,8 @@ public struct Presentation: Sendable, Hashable {
     public func json() -> JSONValue {
         [
             "id": .string(id), "priority": .int(priority), "payload": payload,
-            "since": .string(Timestamp.rfc3339(milliseconds: since)),
-            "expires": .string(Timestamp.rfc3339(milliseconds: expires)),
+            "since": .string(UTCCalendar.rfc3339(milliseconds: since)),
+            "expires": .string(UTCCalendar.rfc3339(milliseconds: expires)),
         ]
     }
 

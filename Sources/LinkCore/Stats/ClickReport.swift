@@ -78,13 +78,13 @@ public struct ClickReport: Sendable, Equatable {
         func figures(_ f: Figures) -> JSONObject {
             ["clicks": .int(f.clicks), "opens": .int(f.opens), "bots": .int(f.bots)]
         }
-        var object: JSONObject = ["from": .string(Timestamp.day(range.from)), "to": .string(Timestamp.day(range.to))]
+        var object: JSONObject = ["from": .string(UTCCalendar.day(range.from)), "to": .string(UTCCalendar.day(range.to))]
         object.merge(figures(totals)) { _, new in new }
         object["unmatched"] = .int(unmatched)
         object["byPlatform"] = .object(JSONObject(uniqueKeysWithValues: byPlatform.map { ($0.key, .int($0.value)) }))
         object["byDay"] = .array(
             byDay.enumerated().map { offset, f in
-                var day: JSONObject = ["day": .string(Timestamp.day(range.from + Int64(offset)))]
+                var day: JSONObject = ["day": .string(UTCCalendar.day(range.from + Int64(offset)))]
                 day.merge(figures(f)) { _, new in new }
                 return .object(day)
             })

@@ -18,7 +18,7 @@ public struct DayRange: Sendable, Hashable {
     /// `to`, or more than 366 days is `invalid_request`.
     public init(from fromText: String?, to toText: String?, today: Int64) throws(LinkError) {
         func day(_ text: String, _ field: String) throws(LinkError) -> Int64 {
-            guard let day = Timestamp.days(parsing: text) else {
+            guard let day = UTCCalendar.days(parsing: text) else {
                 throw LinkError(
                     .invalidRequest, "'\(field)' must be a day as YYYY-MM-DD",
                     details: ["field": .string(field), "value": .string(text)])
@@ -37,7 +37,7 @@ public struct DayRange: Sendable, Hashable {
             throw LinkError(
                 .invalidRequest, "'from' must not be after 'to'",
                 details: [
-                    "field": "from", "from": .string(Timestamp.day(self.from)), "to": .string(Timestamp.day(self.to)),
+                    "field": "from", "from": .string(UTCCalendar.day(self.from)), "to": .string(UTCCalendar.day(self.to)),
                 ]
             )
         }

@@ -14,7 +14,7 @@ struct StatsEndpoints: Sendable {
                 }
                 let range = try DayRange(
                     from: values["from"], to: values["to"],
-                    today: Timestamp.day(ofMilliseconds: WallClock.milliseconds()))
+                    today: UTCCalendar.day(ofMilliseconds: WallClock.milliseconds()))
                 var pattern: String?
                 if let name = values["route"] {
                     guard let route = routes.resolver.table.route(named: name) else {

@@ -15,6 +15,6 @@ enum WallClock {
 
     /// Now as RFC 3339 UTC with milliseconds, e.g. `2026-11-21T09:00:00.123Z`.
     static func rfc3339Now() -> String {
-        Timestamp.rfc3339(milliseconds: milliseconds())
+        UTCCalendar.rfc3339(milliseconds: milliseconds())
     }
 }

@@ -75,6 +75,6 @@ private func p(_ id: String, _ priority: Int, since: Int64 = 0, expires: Int64 =
         (4_102_444_799_999, "2099-12-31T23:59:59.999Z"),
     ])
     func timestamps(milliseconds: Int64, text: String) {
-        #expect(Timestamp.rfc3339(milliseconds: milliseconds) == text)
+        #expect(UTCCalendar.rfc3339(milliseconds: milliseconds) == text)
     }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import LinkCore
 
 @Suite struct ClickReportTests {
-    static let nov1 = Timestamp.days(parsing: "2026-11-01")!
+    static let nov1 = UTCCalendar.days(parsing: "2026-11-01")!
 
     func count(
         _ day: Int64, _ pattern: String, _ platform: String, _ kind: ClickKind, _ n: Int, name: String? = nil
@@ -68,9 +68,9 @@ import Testing
             ("2025-11-23", "2026-11-23", "2025-11-23", "2026-11-23"),
         ] as [(String?, String?, String, String)])
     func ranges(from: String?, to: String?, expectedFrom: String, expectedTo: String) throws {
-        let range = try DayRange(from: from, to: to, today: Timestamp.days(parsing: "2026-11-23")!)
-        #expect(Timestamp.day(range.from) == expectedFrom)
-        #expect(Timestamp.day(range.to) == expectedTo)
+        let range = try DayRange(from: from, to: to, today: UTCCalendar.days(parsing: "2026-11-23")!)
+        #expect(UTCCalendar.day(range.from) == expectedFrom)
+        #expect(UTCCalendar.day(range.to) == expectedTo)
     }
 
     @Test(
@@ -94,7 +94,7 @@ import Testing
         ("1970-01-01", Int64(0)), ("2000-03-01", 11_017), ("2026-11-23", 20_780), ("1969-12-31", -1),
     ])
     func dayNumbers(text: String, days: Int64) {
-        #expect(Timestamp.days(parsing: text) == days)
-        #expect(Timestamp.day(days) == text)
+        #expect(UTCCalendar.days(parsing: text) == days)
+        #expect(UTCCalendar.day(days) == text)
     }
 }

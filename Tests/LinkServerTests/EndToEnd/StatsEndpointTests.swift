@@ -6,7 +6,7 @@ import Testing
 
 /// `GET /v1/stats/clicks` (API.md §8) over HTTP, with counters recorded through the application's ledger.
 @Suite struct StatsEndpointTests {
-    static let today = Timestamp.day(ofMilliseconds: WallClock.milliseconds())
+    static let today = UTCCalendar.day(ofMilliseconds: WallClock.milliseconds())
 
     private func record(
         _ server: TestServer, _ pattern: String, _ name: String?, _ kind: ClickKind, times: Int,
@@ -35,7 +35,7 @@ import Testing
             #expect(stats.json?["bots"] == 1)
             #expect(stats.json?["byPlatform"] == ["ios": 3, "android": 2, "desktop": 0])
             #expect(stats.json?["byDay"]?.arrayValue?.count == 30)
-            #expect(stats.json?["to"] == .string(Timestamp.day(Self.today)))
+            #expect(stats.json?["to"] == .string(UTCCalendar.day(Self.today)))
             #expect(
                 stats.json?["routes"] == [
                     ["name": "user", "pattern": "/users/:id", "clicks": 3, "opens": 2, "bots": 0]
@@ -67,7 +67,7 @@ import Testing
     @Test func rangesAndNames() throws {
         try withServer { (server) throws in
             let client = server.client()
-            record(server, "/p", nil, .click, times: 1, day: Timestamp.days(parsing: "2026-01-15")!)
+            record(server, "/p", nil, .click, times: 1, day: UTCCalendar.days(parsing: "2026-01-15")!)
             let january = try client.get("/v1/stats/clicks?from=2026-01-01&to=2026-01-31")
             #expect(january.json?["from"] == "2026-01-01")
             #expect(january.json?["byDay"]?.arrayValue?.count == 31)

@@ -1,5 +1,5 @@
-/// RFC 3339 timestamps from wall-clock milliseconds, without Foundation.
-public enum Timestamp {
+/// UTC days and RFC 3339 text from wall-clock milliseconds, without Foundation.
+public enum UTCCalendar {
     /// `2026-11-23T09:00:00.123Z` for milliseconds since the Unix epoch (UTC; the proleptic Gregorian calendar).
     public static func rfc3339(milliseconds: Int64) -> String {
         let (seconds, millis) = milliseconds.quotientAndRemainder(dividingBy: 1000)
