@@ -14,7 +14,10 @@ extension Evaluator {
     /// negative start counts from the end; a negative length stops that many scalars before the end.
     mutating func substring(_ arguments: Arguments) throws(RuleError) -> JSONValue {
         let values = try argumentValues(arguments)
-        let source = Array(StringCoercion.string(from: values.first ?? .string("")).unicodeScalars)
+        let text = StringCoercion.string(from: values.first ?? .string(""))
+        // Splitting into scalars costs the whole text on every call, whatever the length asked for.
+        try charge(text.utf8.count)
+        let source = Array(text.unicodeScalars)
         let count = source.count
         var start = values.count > 1 ? try NumberValue(coercing: values[1]).truncatedInt : 0
         start = start < 0 ? Swift.max(0, count &+ start) : Swift.min(start, count)
@@ -43,8 +46,10 @@ extension Evaluator {
         }
         switch haystack {
         case .string(let text):
-            try charge(text.utf8.count)
-            return .bool(Evaluator.text(text, contains: StringCoercion.string(from: needle)))
+            let pattern = StringCoercion.string(from: needle)
+            // The search is linear (Knuth–Morris–Pratt), so this is what it really costs.
+            try charge(text.utf8.count + pattern.utf8.count)
+            return .bool(Evaluator.text(text, contains: pattern))
         case .array(let elements):
             try charge(elements.count)
             return .bool(elements.contains { Comparison.strictlyEqual($0, needle) })
@@ -69,18 +74,28 @@ extension Evaluator {
         return .array(merged)
     }
 
-    /// Whether the UTF-8 of `needle` occurs in that of `text`.
-    private static func text(_ text: String, contains needle: String) -> Bool {
+    /// Whether the UTF-8 of `needle` occurs in that of `text`, in time linear in both (Knuth–Morris–Pratt: a
+    /// naive scan is O(text × needle), 41 s of a worker for one 950 KB request).
+    static func text(_ text: String, contains needle: String) -> Bool {
         var text = text
         var needle = needle
         return text.withUTF8 { haystack in
             needle.withUTF8 { pattern in
-                guard let first = pattern.first else { return true }
+                guard !pattern.isEmpty else { return true }
                 guard pattern.count <= haystack.count else { return false }
-                for start in 0...(haystack.count - pattern.count) where haystack[start] == first {
-                    if UnsafeBufferPointer(rebasing: haystack[start..<start + pattern.count]).elementsEqual(pattern) {
-                        return true
-                    }
+                // failure[i]: the length of the longest proper border of pattern[0...i].
+                var failure = [Int](repeating: 0, count: pattern.count)
+                var border = 0
+                for index in 1..<pattern.count {
+                    while border > 0 && pattern[index] != pattern[border] { border = failure[border - 1] }
+                    if pattern[index] == pattern[border] { border += 1 }
+                    failure[index] = border
+                }
+                var matched = 0
+                for byte in haystack {
+                    while matched > 0 && byte != pattern[matched] { matched = failure[matched - 1] }
+                    if byte == pattern[matched] { matched += 1 }
+                    if matched == pattern.count { return true }
                 }
                 return false
             }

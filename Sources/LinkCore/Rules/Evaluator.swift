@@ -132,6 +132,8 @@ struct Evaluator {
         var previous = try evaluate(nodes[0])
         for position in 1..<nodes.count {
             let next = try evaluate(nodes[position])
+            // Coercing an array or an object to text for a comparison walks all of it.
+            try charge(Evaluator.coercionCost(previous, limit: budget) + Evaluator.coercionCost(next, limit: budget))
             guard try Comparison.holds(op, previous, next) else { return .bool(false) }
             previous = next
         }

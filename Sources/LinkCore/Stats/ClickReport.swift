@@ -78,7 +78,9 @@ public struct ClickReport: Sendable, Equatable {
         func figures(_ f: Figures) -> JSONObject {
             ["clicks": .int(f.clicks), "opens": .int(f.opens), "bots": .int(f.bots)]
         }
-        var object: JSONObject = ["from": .string(UTCCalendar.day(range.from)), "to": .string(UTCCalendar.day(range.to))]
+        var object: JSONObject = [
+            "from": .string(UTCCalendar.day(range.from)), "to": .string(UTCCalendar.day(range.to)),
+        ]
         object.merge(figures(totals)) { _, new in new }
         object["unmatched"] = .int(unmatched)
         object["byPlatform"] = .object(JSONObject(uniqueKeysWithValues: byPlatform.map { ($0.key, .int($0.value)) }))

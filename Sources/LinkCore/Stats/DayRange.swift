@@ -37,7 +37,8 @@ public struct DayRange: Sendable, Hashable {
             throw LinkError(
                 .invalidRequest, "'from' must not be after 'to'",
                 details: [
-                    "field": "from", "from": .string(UTCCalendar.day(self.from)), "to": .string(UTCCalendar.day(self.to)),
+                    "field": "from", "from": .string(UTCCalendar.day(self.from)),
+                    "to": .string(UTCCalendar.day(self.to)),
                 ]
             )
         }
