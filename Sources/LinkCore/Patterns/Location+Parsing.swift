@@ -12,6 +12,25 @@ extension Location {
     /// Empty text, raw control characters anywhere, a malformed escape, escapes that do not decode to UTF-8 and
     /// decoded control characters in the path are `invalid_url` (details `location`, `reason`).
     public init(_ text: String) throws(LinkError) {
+        try self.init(text, fragmentAsPath: false)
+    }
+
+    /// Like ``init(_:)``; with `fragmentAsPath` (JJRouter's hash mode, opt-in), a URL whose fragment is not empty
+    /// (`https://x.com/#/users/42?tab=1`, also `#!/users/42`) is the location its fragment names: the path and
+    /// query come from the fragment, the host (for the host allow-list) from the URL.
+    public init(_ text: String, fragmentAsPath: Bool) throws(LinkError) {
+        if fragmentAsPath, let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) {
+            let outer = try Location(String(text[..<hash]), fragmentAsPath: false)
+            var fragment = Substring(text[text.utf8.index(after: hash)...])
+            if fragment.hasPrefix("!") { fragment = fragment.dropFirst() }
+            guard !fragment.isEmpty else {
+                self = outer
+                return
+            }
+            let inner = try Location(fragment.hasPrefix("/") ? String(fragment) : "/" + fragment, fragmentAsPath: false)
+            self.init(segments: inner.segments, query: inner.query, scheme: outer.scheme, host: outer.host)
+            return
+        }
         var text = text
         self = try text.withUTF8Buffer { (bytes) throws(LinkError) -> Location in try Location(bytes: bytes) }
     }

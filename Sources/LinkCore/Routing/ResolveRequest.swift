@@ -15,12 +15,21 @@ public struct ResolveRequest: Sendable {
     public var current: String?
     /// Lowers the service's redirect limit for this request (a higher value is ignored).
     public var redirectLimit: Int?
+    /// `false`: match only (FJRouter's `canOpen`): no redirect or guard rule is evaluated.
+    public var evaluate: Bool
+    /// JJRouter's hash mode: a URL's fragment is the location (`https://x/#/users/42`).
+    public var hashMode: Bool
 
-    public init(target: Target, context: JSONValue = .null, current: String? = nil, redirectLimit: Int? = nil) {
+    public init(
+        target: Target, context: JSONValue = .null, current: String? = nil, redirectLimit: Int? = nil,
+        evaluate: Bool = true, hashMode: Bool = false
+    ) {
         self.target = target
         self.context = context
         self.current = current
         self.redirectLimit = redirectLimit
+        self.evaluate = evaluate
+        self.hashMode = hashMode
     }
 
     /// Decodes `{"url"}` or `{"name", "params"?, "query"?}`, plus optional `context`, `current`,
@@ -28,7 +37,9 @@ public struct ResolveRequest: Sendable {
     /// `url`, unknown fields and wrong types are `invalid_request`.
     public init(json: JSONValue) throws(LinkError) {
         let fields = try JSONFields(json, path: "")
-        try fields.rejectUnknown(["url", "name", "params", "query", "context", "current", "redirectLimit"])
+        try fields.rejectUnknown([
+            "url", "name", "params", "query", "context", "current", "redirectLimit", "evaluate", "hashMode",
+        ])
         if let url = try fields.string("url") {
             if fields["name"] != nil || fields["params"] != nil || fields["query"] != nil {
                 let extra = ["name", "params", "query"].first { fields[$0] != nil }!
@@ -50,6 +61,11 @@ public struct ResolveRequest: Sendable {
                 throw fields.mismatch("redirectLimit", "a non-negative integer", limit)
             }
             redirectLimit = value
+        }
+        evaluate = try fields.bool("evaluate") ?? true
+        hashMode = try fields.bool("hashMode") ?? false
+        if hashMode, case .name = target {
+            throw LinkError(.invalidRequest, "'hashMode' goes with 'url'", details: ["field": "hashMode"])
         }
     }
 }

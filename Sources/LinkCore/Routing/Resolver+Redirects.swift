@@ -8,8 +8,12 @@ extension Resolver {
     /// (`route`, `pattern`, `rule`, `location`), `rule_error` (`type`, `route`, `rule`), `redirect_loop`
     /// (`chain`, origin first, ending with the repeated location), `redirect_limit` (`chain` ending with the
     /// redirect that was refused, `limit`), `invalid_request` for a negative `redirectLimit`.
+    ///
+    /// With `evaluateRules: false` the location is only matched (FJRouter's `canOpen`): no `when` runs, no rule
+    /// redirects or intercepts.
     public func resolve(
-        _ origin: Location, context: JSONValue = .null, current: String? = nil, redirectLimit requested: Int? = nil
+        _ origin: Location, context: JSONValue = .null, current: String? = nil, redirectLimit requested: Int? = nil,
+        evaluateRules: Bool = true
     ) throws(LinkError) -> Resolution {
         if let requested, requested < 0 {
             throw LinkError(
@@ -29,7 +33,7 @@ extension Resolver {
             }
             let leaf = table.routes[leafIndex]
             var data: JSONValue?
-            for routeIndex in leaf.chain {
+            for routeIndex in leaf.chain where evaluateRules {
                 let route = table.routes[routeIndex]
                 for (ruleIndex, rule) in route.redirect.enumerated() {
                     let current = text ?? location.description

@@ -19,18 +19,22 @@ public struct Resolver: Sendable {
     public func resolve(_ request: ResolveRequest) throws(LinkError) -> Resolution {
         let origin: Location
         switch request.target {
-        case .url(let text): origin = try Location(text)
+        case .url(let text): origin = try Location(text, fragmentAsPath: request.hashMode)
         case .name(let named): origin = try locate(named)
         }
         return try resolve(
-            origin, context: request.context, current: request.current, redirectLimit: request.redirectLimit)
+            origin, context: request.context, current: request.current, redirectLimit: request.redirectLimit,
+            evaluateRules: request.evaluate)
     }
 
     /// Resolves a location given as text (`GET /v1/resolve?url=…&current=…`).
     public func resolve(
-        location text: String, context: JSONValue = .null, current: String? = nil, redirectLimit: Int? = nil
+        location text: String, context: JSONValue = .null, current: String? = nil, redirectLimit: Int? = nil,
+        evaluateRules: Bool = true, hashMode: Bool = false
     ) throws(LinkError) -> Resolution {
-        try resolve(Location(text), context: context, current: current, redirectLimit: redirectLimit)
+        try resolve(
+            Location(text, fragmentAsPath: hashMode), context: context, current: current,
+            redirectLimit: redirectLimit, evaluateRules: evaluateRules)
     }
 
     /// Resolves a name: the location built from it is resolved like any other (redirects included), so the

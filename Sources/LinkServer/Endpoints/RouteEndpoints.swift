@@ -61,10 +61,14 @@ struct RouteEndpoints {
             Endpoint("GET", "/v1/resolve", .read) { [registry, metrics] request, _ in
                 var url: String?
                 var current: String?
+                var evaluate = true
+                var hashMode = false
                 for (key, value) in try request.queryItems() {
                     switch key {
                     case "url": url = value
                     case "current": current = value
+                    case "evaluate": evaluate = try RouteEndpoints.flag(value, "evaluate")
+                    case "hashMode": hashMode = try RouteEndpoints.flag(value, "hashMode")
                     default: continue
                     }
                 }
@@ -73,7 +77,8 @@ struct RouteEndpoints {
                 }
                 return .now(
                     try RouteEndpoints.resolve(metrics) { () throws(LinkError) in
-                        try registry.resolver.resolve(location: url, current: current)
+                        try registry.resolver.resolve(
+                            location: url, current: current, evaluateRules: evaluate, hashMode: hashMode)
                     })
             },
             Endpoint("POST", "/v1/locate", .read) { [registry] request, _ in
@@ -101,6 +106,15 @@ struct RouteEndpoints {
         } catch {
             metrics.recordOutcome(error.code.rawValue)
             throw error
+        }
+    }
+
+    /// A boolean query parameter: `true` or `false`.
+    static func flag(_ value: String, _ name: String) throws(LinkError) -> Bool {
+        switch value {
+        case "true": return true
+        case "false": return false
+        default: throw LinkError.invalidField(name, expected: "true or false")
         }
     }
 }

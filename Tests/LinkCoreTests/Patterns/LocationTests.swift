@@ -108,6 +108,29 @@ import Testing
         #expect(error?.message.contains(reason) == true, "\(String(describing: error))")
     }
 
+    @Test(
+        arguments: [
+            ("https://x.com/#/users/42?tab=1", ["users", "42"], "tab=1", "x.com"),
+            ("https://x.com/app?ignored=1#/users/42", ["users", "42"], "", "x.com"),
+            ("https://x.com/#!/users/42", ["users", "42"], "", "x.com"),
+            ("https://x.com/#users", ["users"], "", "x.com"),
+            ("https://x.com/users/7#", ["users", "7"], "", "x.com"),
+            ("/#/a/b", ["a", "b"], "", nil),
+            ("myapp://#/a", ["a"], "", nil),
+        ] as [(String, [String], String, String?)])
+    func hashModeTakesTheFragmentAsTheLocation(text: String, segments: [String], query: String, host: String?) throws {
+        let location = try Location(text, fragmentAsPath: true)
+        #expect(location.segments == segments)
+        #expect(location.query.items.map { $0.name + "=" + $0.value }.joined(separator: "&") == query)
+        #expect(location.host == host)
+        // Off by default: the fragment is ignored, as API.md §2 says.
+        #expect(try Location(text).segments != segments || !text.contains("#/"))
+    }
+
+    @Test func hashModeRejectsABadFragment() {
+        #expect(throws: LinkError.self) { try Location("https://x.com/#/a%zz", fragmentAsPath: true) }
+    }
+
     @Test func innerAndEscapedSpacesStay() throws {
         #expect(try Location("/a b/c%20").segments == ["a b", "c "])
     }

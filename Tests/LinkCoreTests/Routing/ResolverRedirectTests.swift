@@ -37,6 +37,28 @@ import Testing
         #expect(resolution.redirects.isEmpty)
     }
 
+    /// FJRouter's `canOpen`: which route matches, with no rule evaluated.
+    @Test func matchOnlySkipsEveryRule() throws {
+        let resolver = try RoutingFixtures.resolver(Self.guarded)
+        let matched = try resolver.resolve(try Location("/account/orders/0"), evaluateRules: false)
+        #expect(matched.route.name == "order")
+        #expect(matched.redirects.isEmpty)
+        #expect(matched.matches.map(\.name) == ["account", "order"])
+        let request = try ResolveRequest(json: ["url": "/account/settings", "evaluate": false])
+        #expect(try resolver.resolve(request).route.name == "settings")
+        #expect { try resolver.resolve(try Location("/nowhere"), evaluateRules: false) } throws: {
+            ($0 as? LinkError)?.code == .noMatch
+        }
+        #expect { try ResolveRequest(json: ["url": "/a", "evaluate": "no"]) } throws: {
+            ($0 as? LinkError)?.code == .invalidRequest
+        }
+        #expect { try ResolveRequest(json: ["name": "login", "hashMode": true]) } throws: {
+            ($0 as? LinkError)?.code == .invalidRequest
+        }
+        let hash = try ResolveRequest(json: ["url": "https://x.com/#/account/settings", "hashMode": true])
+        #expect(try resolver.resolve(hash).route.name == "login")
+    }
+
     @Test func interceptNamesTheRouteAndRule() throws {
         let resolver = try RoutingFixtures.resolver(Self.guarded)
         let error = #expect(throws: LinkError.self) {

@@ -217,6 +217,31 @@ import Testing
         }
     }
 
+    @Test func matchOnlyAndHashMode() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let guarded: JSONValue = [
+                "path": "/users/:id", "name": "user",
+                "redirect": [["when": ["==": [["var": "params.id"], "0"]], "action": "intercept"]],
+            ]
+            #expect(try client.post("/v1/routes", guarded).status == 201)
+            #expect(try client.get("/v1/resolve?url=/users/0").errorCode == "intercepted")
+            let matched = try client.post("/v1/resolve", ["url": "/users/0", "evaluate": false])
+            #expect(matched.status == 200)
+            #expect(matched.json?["route"]?["name"] == "user")
+            #expect(try client.get("/v1/resolve?url=/users/0&evaluate=false").json?["params"] == ["id": "0"])
+            #expect(try client.get("/v1/resolve?url=/users/0&evaluate=no").errorCode == "invalid_request")
+            // Hash mode is opt-in: off, the fragment is ignored (API.md §2).
+            let url = "https%3A%2F%2Fx.com%2F%23%2Fusers%2F42%3Ftab%3D1"
+            #expect(try client.get("/v1/resolve?url=\(url)").errorCode == "no_match")
+            let hash = try client.get("/v1/resolve?url=\(url)&hashMode=true")
+            #expect(hash.json?["location"] == "/users/42?tab=1")
+            #expect(
+                try client.post("/v1/resolve", ["url": "https://x.com/#/users/7", "hashMode": true]).json?["params"]
+                    == ["id": "7"])
+        }
+    }
+
     @Test func aRedirectToAnUnknownNameIsUnknownName() throws {
         try withServer { (server) throws in
             let client = server.client()
