@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
@@ -23,37 +24,46 @@ struct cmhd_daemon_settings {
     unsigned int connection_timeout_seconds;
     size_t connection_memory_limit;
     unsigned int listen_backlog;
+    /// Connections one client address may hold at once (0: no limit).
+    unsigned int per_ip_connection_limit;
 };
 
 /// Replaces the variadic `MHD_start_daemon(flags, port, apc, apc_cls, dh, dh_cls, ...options..., MHD_OPTION_END)`
-/// with the option list this service uses: thread pool, connection limit and timeout, per-connection memory,
-/// the request-completed callback and the raw-URI callback.
+/// with the option list this service uses: thread pool, connection limits and timeout, per-connection memory,
+/// the request-completed callback, the raw-URI callback and the connection start/close callback.
 static inline struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_settings *settings,
                                                    MHD_AccessHandlerCallback handler, void *handler_cls,
                                                    MHD_RequestCompletedCallback completed, void *completed_cls,
-                                                   cmhd_uri_log_callback uri_log, void *uri_log_cls) {
+                                                   cmhd_uri_log_callback uri_log, void *uri_log_cls,
+                                                   MHD_NotifyConnectionCallback notify, void *notify_cls) {
     if (settings->bind_address != NULL) {
         return MHD_start_daemon(settings->flags, settings->port, NULL, NULL, handler, handler_cls,
                                 MHD_OPTION_SOCK_ADDR, settings->bind_address,
                                 MHD_OPTION_THREAD_POOL_SIZE, settings->thread_pool_size,
                                 MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_ip_connection_limit,
+                                MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_ip_connection_limit,
                                 MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout_seconds,
                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, settings->connection_memory_limit,
                                 MHD_OPTION_LISTEN_BACKLOG_SIZE, settings->listen_backlog,
                                 MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int) 1,
                                 MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                                 MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
+                                MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
                                 MHD_OPTION_END);
     }
     return MHD_start_daemon(settings->flags, settings->port, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_THREAD_POOL_SIZE, settings->thread_pool_size,
                             MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_ip_connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout_seconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, settings->connection_memory_limit,
                             MHD_OPTION_LISTEN_BACKLOG_SIZE, settings->listen_backlog,
                             MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int) 1,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
                             MHD_OPTION_END);
 }
 
@@ -68,6 +78,35 @@ static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
 static inline unsigned int cmhd_current_connections(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
     return info == NULL ? 0 : info->num_connections;
+}
+
+/// Replaces the variadic `MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD)`: the
+/// connection's socket, or -1 when it cannot be read.
+static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// Replaces the variadic `MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT)`: the pointer the
+/// connection-notify callback stored for this connection, or NULL.
+static inline void *cmhd_connection_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+/// Keeps libmicrohttpd 0.9.75 from splitting the query of the target `uri` (as passed to the URI-log callback)
+/// into GET arguments: it ends MHD's copy of the query right after the `?`. No public option turns that parsing
+/// off, and it stores one 56-byte record per `&`-separated item in the connection's memory pool, so a few hundred
+/// items within the allowed target length exhausted the pool, and MHD then lost its own 431 answer and closed the
+/// connection without one. The service never reads GET arguments (it parses the query from its own copy of the
+/// raw target), so nothing is lost. In 0.9.75 the URI-log callback runs after MHD has found the `?` and before it
+/// parses what follows, on the connection's own read buffer, which MHD itself rewrites in place right after; this
+/// writes inside the target only (the byte after `?` is part of the target or the terminator MHD already wrote).
+static inline void cmhd_hide_query_from_argument_parser(const char *uri) {
+    char *mark = strchr((char *) uri, '?');
+    if (mark != NULL) {
+        mark[1] = '\0';
+    }
 }
 
 #endif

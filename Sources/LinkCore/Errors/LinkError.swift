@@ -31,6 +31,7 @@ public struct LinkError: Error, Sendable, Equatable, CustomStringConvertible {
         case ruleError = "rule_error"
         case tooManySubscriptions = "too_many_subscriptions"
         case `internal`
+        case notImplemented = "not_implemented"
         case redirectLoop = "redirect_loop"
         case redirectLimit = "redirect_limit"
         case associationTooLarge = "association_too_large"

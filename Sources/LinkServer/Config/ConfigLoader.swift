@@ -9,6 +9,7 @@ enum ConfigLoader {
 
     static let knownKeys: Set<String> = [
         "server.host", "server.port", "server.threads", "server.connectionLimit", "server.connectionTimeout",
+        "server.headerTimeout", "server.bodyTimeout", "server.connectionLimitPerAddress",
         "server.connectionMemoryLimit", "server.maxBodyBytes", "server.maxURIBytes", "storage.dataDir",
         "routing.routesFile", "routing.redirectLimit", "links.hosts", "events.queueLimit", "events.maxSubscriptions",
         "events.maxTypes", "events.maxPerSubscription",
@@ -44,6 +45,11 @@ enum ConfigLoader {
         try reader.int("server.threads", 1...256) { config.server.threads = $0 }
         try reader.int("server.connectionLimit", 1...1_000_000) { config.server.connectionLimit = $0 }
         try reader.int("server.connectionTimeout", 1...3600) { config.server.connectionTimeout = $0 }
+        try reader.int("server.headerTimeout", 1...3600) { config.server.headerTimeout = $0 }
+        try reader.int("server.bodyTimeout", 1...3600) { config.server.bodyTimeout = $0 }
+        try reader.int("server.connectionLimitPerAddress", 0...1_000_000) {
+            config.server.connectionLimitPerAddress = $0
+        }
         try reader.int("server.connectionMemoryLimit", 4096...(16 << 20)) { config.server.connectionMemoryLimit = $0 }
         try reader.int("server.maxBodyBytes", 1...(1 << 30)) { config.server.maxBodyBytes = $0 }
         try reader.int("server.maxURIBytes", 256...(1 << 20)) { config.server.maxURIBytes = $0 }

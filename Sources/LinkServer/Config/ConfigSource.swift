@@ -8,6 +8,8 @@ struct ConfigSource {
     /// The environment variables read, and the setting each one sets.
     static let environmentKeys: [(variable: String, key: String)] = [
         ("LINK_HOST", "server.host"), ("LINK_PORT", "server.port"), ("LINK_THREADS", "server.threads"),
+        ("LINK_HEADER_TIMEOUT", "server.headerTimeout"), ("LINK_BODY_TIMEOUT", "server.bodyTimeout"),
+        ("LINK_CONNECTION_LIMIT_PER_ADDRESS", "server.connectionLimitPerAddress"),
         ("LINK_DATA_DIR", "storage.dataDir"), ("LINK_ROUTES", "routing.routesFile"),
         ("LINK_ADMIN_TOKEN", "auth.adminToken"), ("LINK_READ_TOKEN", "auth.readToken"),
         ("LINK_LOG_LEVEL", "logging.level"),

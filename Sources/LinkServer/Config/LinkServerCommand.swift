@@ -9,7 +9,8 @@ struct LinkServerCommand: ParsableCommand {
         discussion: """
             Settings are taken from, highest first: these flags, environment variables (LINK_HOST, LINK_PORT, \
             LINK_DATA_DIR, LINK_ROUTES, LINK_ADMIN_TOKEN, LINK_READ_TOKEN, LINK_THREADS, LINK_LOG_LEVEL, \
-            LINK_CONFIG), the JSON config file, and built-in defaults.
+            LINK_HEADER_TIMEOUT, LINK_BODY_TIMEOUT, LINK_CONNECTION_LIMIT_PER_ADDRESS, LINK_CONFIG), the JSON \
+            config file, and built-in defaults.
             """)
 
     @Option(help: "Address to listen on (IPv4 or IPv6). Default 0.0.0.0.")
@@ -30,6 +31,21 @@ struct LinkServerCommand: ParsableCommand {
     @Option(help: "Worker threads. Default: the number of cores (at least 2).")
     var threads: String?
 
+    @Option(
+        name: .customLong("header-timeout"),
+        help:
+            "Seconds a connection has to send a whole request head (from accept, or the previous response). Default 10."
+    )
+    var headerTimeout: String?
+
+    @Option(name: .customLong("body-timeout"), help: "Seconds from a request head to the end of its body. Default 60.")
+    var bodyTimeout: String?
+
+    @Option(
+        name: .customLong("connection-limit-per-address"),
+        help: "Connections one client address may hold at once; 0 for no limit. Default 1000.")
+    var connectionLimitPerAddress: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 
@@ -40,6 +56,9 @@ struct LinkServerCommand: ParsableCommand {
             (host, "server.host", "--host"), (port, "server.port", "--port"),
             (dataDir, "storage.dataDir", "--data-dir"), (routes, "routing.routesFile", "--routes"),
             (threads, "server.threads", "--threads"), (logLevel, "logging.level", "--log-level"),
+            (headerTimeout, "server.headerTimeout", "--header-timeout"),
+            (bodyTimeout, "server.bodyTimeout", "--body-timeout"),
+            (connectionLimitPerAddress, "server.connectionLimitPerAddress", "--connection-limit-per-address"),
         ]
         for (value, key, flag) in flags {
             if let value { source.values[key] = (.string(value), flag) }

@@ -20,6 +20,7 @@ enum HTTPError {
         case .ruleError, .associationTooLarge: return 422
         case .tooManySubscriptions, .rateLimited: return 429
         case .internal: return 500
+        case .notImplemented: return 501
         case .unavailable: return 503
         case .redirectLoop, .redirectLimit: return 508
         }

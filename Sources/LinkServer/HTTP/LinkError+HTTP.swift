@@ -34,5 +34,8 @@ extension LinkError {
 
     static let missingBody = LinkError(.invalidJSON, "Request body is empty; a JSON value is required")
 
+    static let nulInTarget = LinkError(
+        .invalidRequest, "The request target contains a NUL byte", details: ["reason": "nul in target"])
+
     static let unauthorized = LinkError(.unauthorized, "A valid bearer token is required")
 }

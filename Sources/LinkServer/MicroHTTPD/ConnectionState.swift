@@ -17,6 +17,11 @@ final class ConnectionState: @unchecked Sendable {
     }
 
     let rawTarget: String
+    /// Bytes of the target up to its first NUL, as libmicrohttpd handed it over (``rawTarget`` may differ: invalid
+    /// UTF-8 is repaired when it is copied).
+    let rawTargetBytes: Int
+    /// The connection's deadlines (`nil` only if libmicrohttpd gave no socket context).
+    let watched: WatchedConnection?
     let startedAt: ContinuousClock.Instant
     var phase: Phase = .receiving
     var body: [UInt8] = []
@@ -28,8 +33,10 @@ final class ConnectionState: @unchecked Sendable {
     /// Set once the connection was suspended; read again on the resumed access-handler call.
     let pending = Mutex<Response?>(nil)
 
-    init(rawTarget: String) {
+    init(rawTarget: String, rawTargetBytes: Int, watched: WatchedConnection?) {
         self.rawTarget = rawTarget
+        self.rawTargetBytes = rawTargetBytes
+        self.watched = watched
         self.startedAt = .now
     }
 }

@@ -14,6 +14,8 @@ import Synchronization
 final class Daemon: @unchecked Sendable {
     let settings: DaemonSettings
     private let handler: any RequestHandler
+    /// The head and body timeouts of every open connection.
+    let deadlines: ConnectionDeadlines
     private var mhd: OpaquePointer?
     private let requestsInFlight = Atomic<Int>(0)
     private let suspendedCount = Atomic<Int>(0)
@@ -27,6 +29,7 @@ final class Daemon: @unchecked Sendable {
     init(settings: DaemonSettings, handler: any RequestHandler) {
         self.settings = settings
         self.handler = handler
+        self.deadlines = ConnectionDeadlines(headerTimeout: settings.headerTimeout, bodyTimeout: settings.bodyTimeout)
     }
 
     /// Connections currently suspended in a long-poll.
@@ -51,15 +54,18 @@ final class Daemon: @unchecked Sendable {
                 connection_limit: UInt32(settings.connectionLimit),
                 connection_timeout_seconds: UInt32(settings.connectionTimeout),
                 connection_memory_limit: settings.connectionMemoryLimit,
-                listen_backlog: UInt32(settings.listenBacklog))
+                listen_backlog: UInt32(settings.listenBacklog),
+                per_ip_connection_limit: UInt32(settings.connectionLimitPerAddress))
             return cmhd_start_daemon(
-                &options, Trampolines.accessHandler, me, Trampolines.requestCompleted, me, Trampolines.uriLog, me)
+                &options, Trampolines.accessHandler, me, Trampolines.requestCompleted, me, Trampolines.uriLog, me,
+                Trampolines.connectionNotified, me)
         }
         guard let started else {
             throw DaemonError.startFailed(host: settings.host, port: settings.port, errno: errno)
         }
         mhd = started
         port = cmhd_bound_port(started)
+        deadlines.start()
     }
 
     /// Stops accepting, waits up to `grace` for requests in flight, then stops the threads and closes everything.
@@ -74,6 +80,7 @@ final class Daemon: @unchecked Sendable {
         }
         MHD_stop_daemon(mhd)
         self.mhd = nil
+        deadlines.stop()
     }
 
     // MARK: - Callbacks (MHD worker threads)
@@ -84,6 +91,8 @@ final class Daemon: @unchecked Sendable {
 
     func requestCompleted(_ state: ConnectionState, termination: MHD_RequestTerminationCode) {
         requestsInFlight.subtract(1, ordering: .relaxed)
+        // A kept-alive connection now waits for its next request, whose head is due in time like the first.
+        if let watched = state.watched { deadlines.awaitHead(watched) }
         guard let request = state.request else { return }
         handler.completed(
             RequestSummary(
@@ -93,7 +102,7 @@ final class Daemon: @unchecked Sendable {
     }
 
     func handleAccess(
-        connection: OpaquePointer, method: UnsafePointer<CChar>, uploadData: UnsafePointer<CChar>?,
+        connection: OpaquePointer, method: UnsafePointer<CChar>, line: RequestLine, uploadData: UnsafePointer<CChar>?,
         uploadDataSize: UnsafeMutablePointer<Int>, requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let raw = requestState.pointee else { return .NO }
@@ -101,7 +110,7 @@ final class Daemon: @unchecked Sendable {
         switch state.phase {
         case .receiving:
             guard var request = state.request else {
-                return begin(state, connection: connection, method: method)
+                return begin(state, connection: connection, method: method, line: line)
             }
             let size = uploadDataSize.pointee
             if size > 0 {
@@ -123,6 +132,7 @@ final class Daemon: @unchecked Sendable {
             if state.discardedBytes > 0 {
                 return queue(tooLarge(), on: connection, state: state)
             }
+            if let watched = state.watched { deadlines.clear(watched) }
             request.body = state.body
             state.body = []
             state.request = request
@@ -151,12 +161,12 @@ final class Daemon: @unchecked Sendable {
         }
     }
 
-    /// The first call for a request: headers are complete, no body yet. Early answers (413, 414) are queued now
-    /// (MHD then closes the connection instead of reading the rest); everything else waits for the next call,
-    /// because queueing on the first call makes MHD answer `Connection: close`.
-    private func begin(_ state: ConnectionState, connection: OpaquePointer, method: UnsafePointer<CChar>)
-        -> MHD_Result
-    {
+    /// The first call for a request: headers are complete, no body yet. Early answers (framing, 413, 414) are
+    /// queued now (MHD then closes the connection instead of reading the rest); everything else waits for the next
+    /// call, because queueing on the first call makes MHD answer `Connection: close`.
+    private func begin(
+        _ state: ConnectionState, connection: OpaquePointer, method: UnsafePointer<CChar>, line: RequestLine
+    ) -> MHD_Result {
         var headers = RequestHeaders()
         for (index, name) in RequestHeaders.names.enumerated() {
             if let value = name.withCString({ MHD_lookup_connection_value(connection, .HEADER_KIND, $0) }) {
@@ -165,6 +175,20 @@ final class Daemon: @unchecked Sendable {
         }
         let id = requestID(from: headers["x-request-id"])
         state.request = Request(method: String(cString: method), target: state.rawTarget, headers: headers, id: id)
+        if let watched = state.watched { deadlines.clear(watched) }
+        // A NUL byte in the target cuts every C string of it short: refuse it rather than serve a shorter target.
+        guard line.targetSpans(state.rawTargetBytes) else {
+            return queue(refusal(LinkError.nulInTarget), on: connection, state: state)
+        }
+        var framing = RequestFraming()
+        _ = withUnsafeMutablePointer(to: &framing) {
+            MHD_get_connection_values_n(connection, .HEADER_KIND, Trampolines.framingHeader, $0)
+        }
+        do {
+            try framing.check()
+        } catch {
+            return queue(refusal(error), on: connection, state: state)
+        }
         if state.rawTarget.utf8.count > settings.maxURIBytes {
             let error = LinkError.uriTooLong(limit: settings.maxURIBytes)
             return queue(HTTPError.response(for: error), on: connection, state: state)
@@ -172,7 +196,14 @@ final class Daemon: @unchecked Sendable {
         if let length = headers["content-length"].flatMap({ Int($0.trimmingSpaces) }), length > settings.maxBodyBytes {
             return queue(tooLarge(), on: connection, state: state)
         }
+        if framing.expectsBody, let watched = state.watched { deadlines.awaitBody(watched) }
         return .YES
+    }
+
+    /// An answer after which the connection is closed: nothing after a malformed request can be trusted to start
+    /// another one.
+    private func refusal(_ error: LinkError) -> Response {
+        HTTPError.response(for: error, headers: [("Connection", "close")])
     }
 
     private func tooLarge() -> Response {

@@ -1,17 +1,21 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The C callbacks handed to libmicrohttpd. Each recovers the ``Daemon`` from its `void *cls` (passed unretained:
 /// the daemon outlives the MHD daemon it starts) and forwards to it. Kept as `static let`s of an enum: a closure
 /// written inside `main.swift` or `@main` would be isolated to the main actor and trap on MHD's threads.
 enum Trampolines {
     /// `MHD_AccessHandlerCallback`: called for the headers, for each chunk of body, and once after the body.
     static let accessHandler: MHD_AccessHandlerCallback = {
-        cls, connection, _, method, _, uploadData, uploadDataSize, requestState in
+        cls, connection, url, method, version, uploadData, uploadDataSize, requestState in
         guard let cls, let connection, let method, let uploadDataSize, let requestState else { return .NO }
         let daemon = Unmanaged<Daemon>.fromOpaque(cls).takeUnretainedValue()
         return daemon.handleAccess(
-            connection: connection, method: method, uploadData: uploadData, uploadDataSize: uploadDataSize,
-            requestState: requestState)
+            connection: connection, method: method, line: RequestLine(url: url, version: version),
+            uploadData: uploadData, uploadDataSize: uploadDataSize, requestState: requestState)
     }
 
     /// `MHD_RequestCompletedCallback`: frees the per-request state made by ``uriLog``.
@@ -25,11 +29,52 @@ enum Trampolines {
 
     /// `MHD_OPTION_URI_LOG_CALLBACK`: sees the raw request target before MHD unescapes it, and creates the
     /// per-request state that MHD then passes to every other callback of the request.
-    static let uriLog: cmhd_uri_log_callback = { cls, uri, _ in
+    static let uriLog: cmhd_uri_log_callback = { cls, uri, connection in
         guard let cls else { return nil }
         let daemon = Unmanaged<Daemon>.fromOpaque(cls).takeUnretainedValue()
-        let state = ConnectionState(rawTarget: uri.map { String(cString: $0) } ?? "")
+        let watched = connection.flatMap { cmhd_connection_socket_context($0) }.map {
+            Unmanaged<WatchedConnection>.fromOpaque($0).takeUnretainedValue()
+        }
+        var target = ""
+        var bytes = 0
+        if let uri {
+            bytes = strlen(uri)
+            target = String(cString: uri)
+            // The service parses the query from its own copy; MHD's split of it would only fill the pool.
+            cmhd_hide_query_from_argument_parser(uri)
+        }
+        let state = ConnectionState(rawTarget: target, rawTargetBytes: bytes, watched: watched)
         daemon.requestStarted()
         return Unmanaged.passRetained(state).toOpaque()
+    }
+
+    /// `MHD_NotifyConnectionCallback`: a connection was accepted or is about to be closed. The connection's
+    /// ``WatchedConnection`` lives in MHD's socket context (retained) from one to the other.
+    static let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
+        guard let cls, let connection, let socketContext else { return }
+        let daemon = Unmanaged<Daemon>.fromOpaque(cls).takeUnretainedValue()
+        switch code {
+        case .CONNECTION_NOTIFY_STARTED:
+            let watched = daemon.deadlines.opened(socket: cmhd_connection_fd(connection))
+            socketContext.pointee = Unmanaged.passRetained(watched).toOpaque()
+        case .CONNECTION_NOTIFY_CLOSED:
+            guard let raw = socketContext.pointee else { return }
+            socketContext.pointee = nil
+            daemon.deadlines.closed(Unmanaged<WatchedConnection>.fromOpaque(raw).takeRetainedValue())
+        default:
+            return
+        }
+    }
+
+    /// `MHD_KeyValueIteratorN` over a request's headers: adds each to the ``RequestFraming`` that `cls` points to.
+    static let framingHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+        guard let cls, let key else { return .YES }
+        let name = UnsafeRawBufferPointer(start: key, count: keySize)
+        // Only two names matter; skip the rest before copying anything.
+        guard keySize == 14 || keySize == 17 else { return .YES }
+        let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) }
+        cls.assumingMemoryBound(to: RequestFraming.self).pointee.add(
+            name: String(decoding: name, as: UTF8.self), value: text ?? "")
+        return .YES
     }
 }

@@ -5,7 +5,9 @@ import Synchronization
 
 /// The service's metrics (swift-metrics API, Prometheus text exposition), owned by one ``Application``.
 ///
-/// Requests are labelled by endpoint template, never by raw path, so the label set stays bounded.
+/// Every label set is bounded: requests are labelled by endpoint template (never by raw path), by one of the
+/// standard methods or `other` (any token is a method to HTTP, and a 405 needs no token), and by a status the
+/// service itself produced; outcomes by the fixed list of error codes.
 final class ServiceMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
@@ -55,22 +57,31 @@ final class ServiceMetrics: Sendable {
         var status: Int
     }
 
+    /// The methods that get a label of their own; every other one is counted as `other`.
+    static let labelledMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+
+    /// The `method` label of a request method.
+    static func methodLabel(_ method: String) -> String {
+        labelledMethods.contains(method) ? method : "other"
+    }
+
     /// Counts a finished request and records its latency.
     func record(_ summary: RequestSummary) {
-        let key = SeriesKey(endpoint: summary.endpoint, method: summary.method, status: summary.status)
+        let method = ServiceMetrics.methodLabel(summary.method)
+        let key = SeriesKey(endpoint: summary.endpoint, method: method, status: summary.status)
         let (counter, timer) = series.withLock { series in
             if let found = series[key] { return found }
             let status = String(summary.status)
             let counter = Metrics.Counter(
                 label: "linkserver_http_requests_total",
-                dimensions: [("endpoint", summary.endpoint), ("method", summary.method), ("status", status)],
+                dimensions: [("endpoint", summary.endpoint), ("method", method), ("status", status)],
                 factory: factory)
             // One latency histogram per endpoint and method, shared by every status.
             let timer =
                 series.first { $0.key.endpoint == key.endpoint && $0.key.method == key.method }?.value.1
                 ?? Metrics.Timer(
                     label: "linkserver_http_request_duration_seconds",
-                    dimensions: [("endpoint", summary.endpoint), ("method", summary.method)], factory: factory)
+                    dimensions: [("endpoint", summary.endpoint), ("method", method)], factory: factory)
             series[key] = (counter, timer)
             return (counter, timer)
         }

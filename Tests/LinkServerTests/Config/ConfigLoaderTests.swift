@@ -25,6 +25,9 @@ import Testing
         #expect(config.server.connectionLimit == 10_000)
         #expect(config.server.maxBodyBytes == 1 << 20)
         #expect(config.server.maxURIBytes == 8 * 1024)
+        #expect(config.server.headerTimeout == 10)
+        #expect(config.server.bodyTimeout == 60)
+        #expect(config.server.connectionLimitPerAddress == 1000)
         #expect(config.dataDir == "./data")
         #expect(config.routesFile == "config/routes.json")
         #expect(config.redirectLimit == 5)
@@ -73,6 +76,9 @@ import Testing
         (["server.threads": "0"], "server.threads"),
         (["logging.level": "loud"], "logging.level"),
         (["storage.dataDir": ""], "storage.dataDir"),
+        (["server.headerTimeout": "0"], "server.headerTimeout"),
+        (["server.bodyTimeout": "3601"], "server.bodyTimeout"),
+        (["server.connectionLimitPerAddress": "-1"], "server.connectionLimitPerAddress"),
     ])
     func rejectsInvalidSettingsNamingThem(settings: [String: String], key: String) {
         #expect {
@@ -107,6 +113,31 @@ import Testing
         let config = try ConfigLoader.build(
             from: flags(["server.maxURIBytes": "65536", "server.connectionMemoryLimit": "8192"]), processors: 2)
         #expect(config.server.connectionMemoryLimit >= 65536 + 4096)
+    }
+
+    /// The slow-client bounds (issue 19): file, environment and flag, in that order of precedence.
+    @Test func slowClientSettingsFromFileEnvironmentAndFlags() throws {
+        let path = try file(#"{"server": {"headerTimeout": 5, "bodyTimeout": 20, "connectionLimitPerAddress": 0}}"#)
+        let fromFile = try ConfigLoader.load(commandLine: ConfigSource(), configFile: path, environment: [:])
+        #expect(fromFile.server.headerTimeout == 5)
+        #expect(fromFile.server.bodyTimeout == 20)
+        #expect(fromFile.server.connectionLimitPerAddress == 0)
+        let fromEnvironment = try ConfigLoader.load(
+            commandLine: ConfigSource(), configFile: path,
+            environment: [
+                "LINK_HEADER_TIMEOUT": "6", "LINK_BODY_TIMEOUT": "21", "LINK_CONNECTION_LIMIT_PER_ADDRESS": "50",
+            ])
+        #expect(fromEnvironment.server.headerTimeout == 6)
+        #expect(fromEnvironment.server.bodyTimeout == 21)
+        #expect(fromEnvironment.server.connectionLimitPerAddress == 50)
+        let command = try LinkServerCommand.parse([
+            "--header-timeout", "7", "--body-timeout", "22", "--connection-limit-per-address", "51",
+        ])
+        let fromFlags = try ConfigLoader.load(
+            commandLine: command.commandLineSource, configFile: path, environment: ["LINK_HEADER_TIMEOUT": "6"])
+        #expect(fromFlags.server.headerTimeout == 7)
+        #expect(fromFlags.server.bodyTimeout == 22)
+        #expect(fromFlags.server.connectionLimitPerAddress == 51)
     }
 
     @Test func commandLineFlagsHaveTheContractNames() throws {

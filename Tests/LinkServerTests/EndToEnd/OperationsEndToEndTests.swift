@@ -21,6 +21,30 @@ import Testing
         }
     }
 
+    /// Any token is a method to HTTP, and a 405 needs no token: unknown methods share one `other` label, so the
+    /// page and the registry stay the same size however many a client invents.
+    @Test func metricsLabelsStayBoundedWhateverTheMethod() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            for index in 0..<300 {
+                #expect(try client.request("X\(index)Y", "/healthz").status == 405)
+                #expect(try client.request("Q\(index)Z", "/nowhere/\(index)").status == 404)
+            }
+            _ = try client.request("PATCH", "/healthz")
+            let text = try client.get("/metrics").text
+            #expect(!text.contains("X1Y"))
+            #expect(!text.contains("Q1Z"))
+            #expect(
+                text.contains(#"linkserver_http_requests_total{endpoint="/healthz",method="other",status="405"} 300"#))
+            #expect(
+                text.contains(#"linkserver_http_requests_total{endpoint="unmatched",method="other",status="404"} 300"#))
+            #expect(text.contains(#"endpoint="/healthz",method="PATCH",status="405""#))
+            let series = text.split(separator: "\n").filter { $0.hasPrefix("linkserver_http_requests_total{") }
+            #expect(series.count <= 4, "\(series)")
+            #expect(text.utf8.count < 64 * 1024)
+        }
+    }
+
     @Test func metricsCountResolutionOutcomesAndGauges() throws {
         try withServer { (server) throws in
             let client = server.client()

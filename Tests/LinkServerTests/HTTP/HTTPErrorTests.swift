@@ -14,7 +14,7 @@ import Testing
         ("payload_too_large", 413), ("uri_too_long", 414), ("unsupported_media_type", 415), ("rule_error", 422),
         ("too_many_subscriptions", 429), ("internal", 500), ("redirect_loop", 508), ("redirect_limit", 508),
         ("association_too_large", 422), ("rate_limited", 429), ("unknown_token", 404), ("not_current", 404),
-        ("unavailable", 503),
+        ("unavailable", 503), ("not_implemented", 501),
     ]
 
     @Test(arguments: table)

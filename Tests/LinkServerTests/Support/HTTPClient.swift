@@ -35,13 +35,26 @@ final class HTTPClient {
 
     deinit { disconnect() }
 
-    func connect(timeoutSeconds: Int = 10) throws {
+    /// Connects to the server on 127.0.0.1; `source` binds the client's end to another loopback address first
+    /// (`127.0.0.2`…), so the server sees another client address.
+    func connect(timeoutSeconds: Int = 10, from source: String? = nil) throws {
         disconnect()
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else { throw Failure(description: "bind() to \(source) failed: errno \(errno)") }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -136,6 +149,27 @@ final class HTTPClient {
         } catch {
             return (error as? Failure)?.description == "connection closed"
         }
+    }
+
+    /// Everything the server sends until it closes the connection (throws when it stays open past the read
+    /// timeout): for checking that nothing follows a response.
+    func readToEnd() throws -> [UInt8] {
+        do {
+            while true { try fill() }
+        } catch let failure as Failure where failure.description == "connection closed" {
+            defer { buffer = [] }
+            return buffer
+        }
+    }
+
+    /// Whether the server has closed the connection, without waiting: a pending end of stream or reset.
+    /// Bytes already sent by the server are left unread.
+    var isClosedByServer: Bool {
+        guard socket >= 0 else { return true }
+        var byte: UInt8 = 0
+        let n = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if n == 0 { return true }
+        return n < 0 && errno != EAGAIN && errno != EWOULDBLOCK
     }
 
     private func readUntilHeaderEnd() throws -> Int {

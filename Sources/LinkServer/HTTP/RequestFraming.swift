@@ -1,0 +1,65 @@
+import LinkCore
+
+/// How a request's body is delimited (RFC 9112 §6.3), judged from every `Content-Length` and `Transfer-Encoding`
+/// field the client sent, before any body byte is read.
+///
+/// libmicrohttpd 0.9.75 reads only the first field of each name, lets `Transfer-Encoding` win over
+/// `Content-Length` without a word, and reads a body of any coding but `chunked` until the client closes. A proxy in
+/// front that frames the same bytes another way then sees a different request boundary (request smuggling), and an
+/// unknown coding hangs until the idle timeout. So only one unambiguous framing is accepted; anything else is
+/// refused, and the daemon closes the connection after the answer so that no byte after it is read as a request.
+struct RequestFraming: Sendable, Equatable {
+    /// Every `Content-Length` value, in order, as libmicrohttpd stores it.
+    var contentLengths: [String] = []
+    /// Every `Transfer-Encoding` value, in order, as libmicrohttpd stores it.
+    var transferEncodings: [String] = []
+
+    /// Records one request header; other names are ignored.
+    mutating func add(name: some StringProtocol, value: String) {
+        if name.utf8.elementsEqual("content-length".utf8, by: { $0 | 0x20 == $1 }) {
+            contentLengths.append(value)
+        } else if name.utf8.elementsEqual("transfer-encoding".utf8, by: { $0 | 0x20 == $1 }) {
+            transferEncodings.append(value)
+        }
+    }
+
+    /// Whether the request, once accepted, has a body to wait for.
+    var expectsBody: Bool {
+        !transferEncodings.isEmpty || contentLengths.first.map { UInt64($0) != 0 } ?? false
+    }
+
+    /// Throws when the framing is ambiguous (400 `invalid_request`) or uses a transfer coding the service does not
+    /// implement (501 `not_implemented`).
+    func check() throws(LinkError) {
+        if !transferEncodings.isEmpty {
+            if !contentLengths.isEmpty {
+                throw LinkError(
+                    .invalidRequest, "A request may not have both Transfer-Encoding and Content-Length",
+                    details: ["reason": "transfer-encoding with content-length"])
+            }
+            // Exactly libmicrohttpd's own test for a chunked body: one field, the value `chunked` in any case.
+            if transferEncodings.count == 1, transferEncodings[0].lowercased() == "chunked" { return }
+            let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces.lowercased() }
+            if let unknown = codings.first(where: { $0 != "chunked" && !$0.isEmpty }) {
+                throw LinkError(
+                    .notImplemented, "Transfer-Encoding '\(unknown)' is not supported; only chunked is",
+                    details: ["transferEncoding": .string(unknown)])
+            }
+            throw LinkError(
+                .invalidRequest, "Transfer-Encoding must be chunked, exactly once",
+                details: ["reason": "transfer-encoding"])
+        }
+        // libmicrohttpd has checked the first value (digits only); every further one must be the same number.
+        guard let first = contentLengths.first, contentLengths.count > 1 else { return }
+        let firstValue = UInt64(first)
+        for other in contentLengths.dropFirst() {
+            guard !other.isEmpty, other.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = UInt64(other),
+                value == firstValue
+            else {
+                throw LinkError(
+                    .invalidRequest, "Content-Length fields disagree",
+                    details: ["reason": "content-length", "values": .array(contentLengths.map(JSONValue.string))])
+            }
+        }
+    }
+}

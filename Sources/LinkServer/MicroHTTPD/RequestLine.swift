@@ -1,0 +1,14 @@
+/// The request line's pointers as MHD hands them to the access handler (into its own read buffer).
+struct RequestLine {
+    var url: UnsafePointer<CChar>?
+    var version: UnsafePointer<CChar>?
+
+    /// Whether the target spans exactly `bytes` bytes of the request line: in libmicrohttpd 0.9.75 the target and
+    /// the HTTP version lie in the line as received, the space between them overwritten with a NUL, so the
+    /// version starts `bytes + 1` after the target unless the target holds a NUL byte of its own (which cuts every
+    /// C string of it short).
+    func targetSpans(_ bytes: Int) -> Bool {
+        guard let url, let version else { return false }
+        return UnsafeRawPointer(url).distance(to: UnsafeRawPointer(version)) == bytes + 1
+    }
+}
