@@ -14,11 +14,14 @@ public final class Route: Sendable {
     public let parentIndex: Int?
     /// Indices of the routes from the root of the tree to this one, this one included.
     public let chain: [Int]
+    /// The compiled `link` (API.md §7); `nil` when the route has none.
+    public let link: RouteLink?
 
     init(
         pattern: Pattern, source: RouteSource, definition: RouteDefinition, caseInsensitive: Bool, parentIndex: Int?,
-        chain: [Int]
+        chain: [Int], link: RouteLink? = nil
     ) {
+        self.link = link
         self.pattern = pattern
         self.source = source
         self.definition = definition
@@ -31,7 +34,7 @@ public final class Route: Sendable {
     func moved(parentIndex: Int?, chain: [Int]) -> Route {
         Route(
             pattern: pattern, source: source, definition: definition, caseInsensitive: caseInsensitive,
-            parentIndex: parentIndex, chain: chain)
+            parentIndex: parentIndex, chain: chain, link: link)
     }
 
     public var name: String? { definition.name }
@@ -61,6 +64,7 @@ extension Route {
             "sameRoute": .string(sameRoute.rawValue),
             "caseInsensitive": .bool(caseInsensitive),
             "redirect": .array(redirect.map(\.json)),
+            "link": definition.link?.json() ?? .null,
         ]
     }
 }

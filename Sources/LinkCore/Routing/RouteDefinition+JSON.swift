@@ -1,6 +1,6 @@
 extension RouteDefinition {
     static let fieldNames: Set<String> = [
-        "path", "name", "destination", "presentation", "sameRoute", "caseInsensitive", "redirect", "routes",
+        "path", "name", "destination", "presentation", "sameRoute", "caseInsensitive", "redirect", "routes", "link",
     ]
 
     /// Decodes a route tree. A missing `path`, a field of the wrong type, an invalid `name` or `sameRoute`, or a
@@ -32,6 +32,9 @@ extension RouteDefinition {
         for (index, rule) in (try fields.array("redirect") ?? []).enumerated() {
             redirect.append(try RedirectRule(json: rule, field: fields.field("redirect") + "[\(index)]"))
         }
+        if let value = fields["link"], !value.isNull {
+            link = try LinkDefinition(json: value, field: fields.field("link"))
+        }
         routes = []
         for (index, child) in (try fields.array("routes") ?? []).enumerated() {
             routes.append(try RouteDefinition(json: child, field: fields.field("routes") + "[\(index)]"))
@@ -55,6 +58,7 @@ extension RouteDefinition {
         object["sameRoute"] = .string(sameRoute.rawValue)
         if let caseInsensitive { object["caseInsensitive"] = .bool(caseInsensitive) }
         if !redirect.isEmpty { object["redirect"] = .array(redirect.map(\.json)) }
+        if let link { object["link"] = link.json() }
         return object
     }
 }

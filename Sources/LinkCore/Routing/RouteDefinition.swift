@@ -15,13 +15,15 @@ public struct RouteDefinition: Sendable, Equatable {
     /// Whether literals compare case-insensitively; `nil` inherits the parent's setting (`false` at the root).
     public var caseInsensitive: Bool?
     public var redirect: [RedirectRule]
+    /// How the public listener treats a click on the route (API.md §7); `nil` when the route has none.
+    public var link: LinkDefinition?
     /// Children, relative to this route; they inherit its parameters.
     public var routes: [RouteDefinition]
 
     public init(
         path: String, name: String? = nil, destination: JSONValue = .null, presentation: String? = nil,
         sameRoute: SameRoutePolicy = .new, caseInsensitive: Bool? = nil, redirect: [RedirectRule] = [],
-        routes: [RouteDefinition] = []
+        routes: [RouteDefinition] = [], link: LinkDefinition? = nil
     ) {
         self.path = path
         self.name = name
@@ -31,6 +33,7 @@ public struct RouteDefinition: Sendable, Equatable {
         self.caseInsensitive = caseInsensitive
         self.redirect = redirect
         self.routes = routes
+        self.link = link
     }
 
     /// Whether `name` is a valid route name: `[A-Za-z0-9_.-]+`.

@@ -50,6 +50,11 @@ extension RouteTable {
         } else {
             pattern = try Pattern(definition.path)
         }
+        if case .literal(let first) = pattern.segments.first, RouteTable.reservedFirstSegments.contains(first) {
+            throw LinkError(
+                .invalidPattern, "Routes may not start with '/\(first)': the public listener serves that path itself",
+                details: ["pattern": .string(pattern.description), "reason": .string("reserved path")])
+        }
         let caseInsensitive = definition.caseInsensitive ?? parent.map { routes[$0].caseInsensitive } ?? false
         var own = definition
         own.routes = []
@@ -58,9 +63,13 @@ extension RouteTable {
             let ruleField = (field.isEmpty ? "" : field + ".") + "redirect[\(index)]"
             own.redirect.append(try rule.validated(against: pattern, field: ruleField))
         }
+        let link = try definition.link.map { (link) throws(LinkError) in
+            try RouteLink(
+                link, pattern: pattern, policy: linkPolicy, field: (field.isEmpty ? "" : field + ".") + "link")
+        }
         let route = Route(
             pattern: pattern, source: source, definition: own, caseInsensitive: caseInsensitive,
-            parentIndex: parent, chain: [])
+            parentIndex: parent, chain: [], link: link)
         try checkConflicts(route)
 
         let index = routes.count
@@ -75,6 +84,9 @@ extension RouteTable {
             try append(child, parent: index, source: source, field: childField, registered: &registered)
         }
     }
+
+    /// First segments the public listener keeps for itself (API.md §7).
+    static let reservedFirstSegments: Set<String> = [".well-known", "robots.txt", "favicon.ico"]
 
     private func checkConflicts(_ route: Route) throws(LinkError) {
         let existing =

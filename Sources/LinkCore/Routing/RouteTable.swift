@@ -12,6 +12,8 @@ public struct RouteTable: Sendable {
     /// Lower-cased shape of case-insensitive routes → route.
     var byFoldedShape: [String: Int] = [:]
     var trie = SegmentTrie<Int>()
+    /// The settings `link` templates are checked against (the apps' URL schemes).
+    public var linkPolicy = LinkPolicy()
 
     /// An empty table.
     public init() {}

@@ -36,6 +36,55 @@ public enum UTCCalendar {
         return civil(fromDays: days) == (year, month, day) ? days : nil
     }
 
+    /// Milliseconds since the Unix epoch of an RFC 3339 timestamp (`2026-12-01T00:00:00Z`, optional fraction,
+    /// `Z` or a `±HH:MM` offset; `T` may be lower case), else `nil`.
+    public static func milliseconds(parsing text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let days = days(parsing: String(decoding: bytes[0..<10], as: UTF8.self))
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for byte in bytes[range] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19), hour < 24,
+            minute < 60, second < 60
+        else { return nil }
+        var index = 19
+        var millis: Int64 = 0
+        if bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            var scale: Int64 = 100
+            let start = index
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                millis += Int64(bytes[index] - UInt8(ascii: "0")) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start, index - start <= 9 else { return nil }
+        }
+        var offset: Int64 = 0
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            guard index + 1 == bytes.count else { return nil }
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            guard index + 6 == bytes.count, bytes[index + 3] == UInt8(ascii: ":"),
+                let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6), hours < 24,
+                minutes < 60
+            else { return nil }
+            offset = (hours * 60 + minutes) * 60_000 * (bytes[index] == UInt8(ascii: "+") ? 1 : -1)
+        default: return nil
+        }
+        return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis - offset
+    }
+
     /// The UTC day (days since the Unix epoch) of a wall-clock instant in milliseconds.
     public static func day(ofMilliseconds milliseconds: Int64) -> Int64 {
         floorDivide(milliseconds, 86_400_000).0

@@ -212,10 +212,10 @@ import Testing
                "caseInsensitive": false,
                "redirect": [
                  {"when": {"!": {"var": "context.loggedIn"}}, "to": "/login?from={location}"},
-                 {"when": {"==": [{"var": "params.id"}, "0"]}, "action": "intercept"}]},
+                 {"when": {"==": [{"var": "params.id"}, "0"]}, "action": "intercept"}], "link": null},
               {"name": "userPost", "pattern": "/users/:id/posts/:postId", "source": "api", "parent": "/users/:id",
                "path": "posts/:postId", "destination": null, "presentation": null, "sameRoute": "new",
-               "caseInsensitive": false, "redirect": []}
+               "caseInsensitive": false, "redirect": [], "link": null}
             ]}
             """#)
         #expect(table.json() == expected)

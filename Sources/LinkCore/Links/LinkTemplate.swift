@@ -1,0 +1,198 @@
+/// A target or preview text of a route's `link` (API.md §7): text with `{param}`, `{location}`, `{path}` and
+/// `{query}` placeholders, parsed once.
+///
+/// A URL template is an absolute URL whose scheme and host are literal: placeholders stand only in the path, the
+/// query and the fragment, so no parameter chooses where a person is sent. Right after the host only `/`, `?`,
+/// `#`, the end, `{location}` or `{path}` may follow (`https://example.com{location}`).
+///
+/// Each value is encoded for where it stands: in the path a parameter is one encoded segment (a catch-all keeps
+/// its `/`), `{location}` and `{path}` are inserted as their canonical (already encoded) text; in the query and
+/// fragment every value is percent-encoded whole (`/` → `%2F`, `?` → `%3F`, `&` → `%26`), except `{query}`
+/// standing as whole query items (`?{query}`, `&{query}`), which is inserted as the canonical query. A text
+/// template (preview title and description) is filled with raw values; the page writer HTML-escapes them.
+public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
+    enum Placement: Sendable, Hashable {
+        case path, query, fragment, text
+    }
+
+    enum Part: Sendable, Hashable {
+        case text(String)
+        case parameter(String, Placement, catchAll: Bool)
+        case location(Placement)
+        case path(Placement)
+        /// `{query}`; `items` when it stands as whole query items.
+        case query(Placement, items: Bool)
+    }
+
+    /// The template as written.
+    public let description: String
+    let parts: [Part]
+    /// The lower-cased scheme of a URL template; `nil` for a text template.
+    public let scheme: String?
+    /// The lower-cased host of a URL template (`apps.apple.com`); `nil` for a text template.
+    public let host: String?
+
+    /// Parses a URL template whose scheme must be one of `schemes` (lower case).
+    ///
+    /// - Throws: `invalid_request` with details `field` and `reason`.
+    public init(url text: String, field: String, schemes: Set<String>) throws(LinkError) {
+        func fail(_ reason: String) -> LinkError { LinkTemplate.invalid(text, field: field, reason: reason) }
+        guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else {
+            throw fail("not an absolute URL")
+        }
+        let scheme = text[..<colon]
+        guard LinkTemplate.isScheme(scheme) else { throw fail("not an absolute URL") }
+        guard schemes.contains(scheme.lowercased()) else {
+            throw fail("the scheme must be one of " + schemes.sorted().joined(separator: ", "))
+        }
+        let afterScheme = text[text.index(colon, offsetBy: 3)...]
+        let authorityEnd = afterScheme.firstIndex { "/?#{}".contains($0) } ?? afterScheme.endIndex
+        let authority = afterScheme[..<authorityEnd]
+        guard !authority.isEmpty, !authority.contains(where: { $0 == " " || $0.asciiValue.map { $0 < 0x20 } ?? false })
+        else { throw fail("the URL has no host") }
+        let rest = afterScheme[authorityEnd...]
+        if rest.first == "{", !(rest.hasPrefix("{location}") || rest.hasPrefix("{path}")) {
+            throw fail("a placeholder may not stand in the host")
+        }
+        var hostText = authority
+        if let at = hostText.lastIndex(of: "@") { hostText = hostText[hostText.index(after: at)...] }
+        if let colon = hostText.lastIndex(of: ":"), !hostText.hasSuffix("]") { hostText = hostText[..<colon] }
+        self.scheme = scheme.lowercased()
+        self.host = hostText.lowercased()
+        self.description = text
+        self.parts =
+            [.text(String(text[..<authorityEnd]))] + (try LinkTemplate.parse(rest, start: .path, fail: fail))
+    }
+
+    /// Parses a text template (a preview title or description).
+    public init(text: String, field: String) throws(LinkError) {
+        func fail(_ reason: String) -> LinkError { LinkTemplate.invalid(text, field: field, reason: reason) }
+        scheme = nil
+        host = nil
+        description = text
+        parts = try LinkTemplate.parse(Substring(text), start: .text, fail: fail)
+    }
+
+    private init(description: String, parts: [Part], scheme: String?, host: String?) {
+        self.description = description
+        self.parts = parts
+        self.scheme = scheme
+        self.host = host
+    }
+
+    static func invalid(_ text: String, field: String, reason: String) -> LinkError {
+        LinkError(
+            .invalidRequest, "Invalid link template '\(text)' in '\(field)': \(reason)",
+            details: ["field": .string(field), "template": .string(text), "reason": .string(reason)])
+    }
+
+    private static func isScheme(_ text: Substring) -> Bool {
+        guard let first = text.utf8.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z")
+        else { return false }
+        return text.utf8.allSatisfy { byte in
+            switch byte | 0x20 {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): return true
+            default: return (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "+-.".utf8.contains(byte)
+            }
+        }
+    }
+
+    private static func parse(_ text: Substring, start: Placement, fail: (String) -> LinkError) throws(LinkError)
+        -> [Part]
+    {
+        var parts: [Part] = []
+        var placement = start
+        var literal = ""
+        var remaining = text
+        while let character = remaining.first {
+            remaining = remaining.dropFirst()
+            switch character {
+            case "{":
+                guard let close = remaining.firstIndex(of: "}") else { throw fail("'{' without '}'") }
+                let name = remaining[..<close]
+                guard Pattern.isParameterName(name) else { throw fail("'{\(name)}' is not a placeholder name") }
+                remaining = remaining[remaining.index(after: close)...]
+                let standsAsItems =
+                    placement == .query && (literal.last == "?" || literal.last == "&")
+                    && (remaining.first == nil || remaining.first == "&" || remaining.first == "#")
+                if !literal.isEmpty { parts.append(.text(literal)) }
+                literal = ""
+                switch name {
+                case "location": parts.append(.location(placement))
+                case "path": parts.append(.path(placement))
+                case "query": parts.append(.query(placement, items: standsAsItems))
+                default: parts.append(.parameter(String(name), placement, catchAll: false))
+                }
+            case "}":
+                throw fail("'}' without '{'")
+            default:
+                if placement == .path && character == "?" { placement = .query }
+                if (placement == .path || placement == .query) && character == "#" { placement = .fragment }
+                literal.append(character)
+            }
+        }
+        if !literal.isEmpty { parts.append(.text(literal)) }
+        return parts
+    }
+
+    /// The parameter names the template refers to, in order.
+    var parameterNames: [String] {
+        parts.compactMap { part in
+            if case .parameter(let name, _, _) = part { return name }
+            return nil
+        }
+    }
+
+    /// Checks that every `{name}` is a parameter of `pattern` (else `invalid_request`) and marks catch-alls.
+    func validated(against pattern: Pattern, field: String) throws(LinkError) -> LinkTemplate {
+        var parts = self.parts
+        for (index, part) in parts.enumerated() {
+            guard case .parameter(let name, let placement, _) = part else { continue }
+            guard let segment = pattern.segments.first(where: { $0.parameterName == name }) else {
+                throw LinkTemplate.invalid(
+                    description, field: field, reason: "\(pattern) has no parameter '\(name)'")
+            }
+            if case .catchAll = segment { parts[index] = .parameter(name, placement, catchAll: true) }
+        }
+        return LinkTemplate(description: description, parts: parts, scheme: scheme, host: host)
+    }
+
+    /// The template filled in for `location` and its `params`.
+    public func render(params: PathParameters, location: Location) -> String {
+        if case .text(let text) = parts.first, parts.count == 1 { return text }
+        var output: [UInt8] = []
+        for part in parts {
+            switch part {
+            case .text(let text): output.append(contentsOf: text.utf8)
+            case .location(let placement): LinkTemplate.append(location.description, placement, to: &output)
+            case .path(let placement): LinkTemplate.append(location.path, placement, to: &output)
+            case .query(let placement, let items):
+                var query: [UInt8] = []
+                location.query.encode(into: &query)
+                let text = String(decoding: query, as: UTF8.self)
+                LinkTemplate.append(text, items ? .text : placement, to: &output)
+            case .parameter(let name, let placement, let catchAll):
+                let value = params[name] ?? ""
+                if placement == .path && catchAll {
+                    for (index, piece) in value.split(separator: "/").enumerated() {
+                        if index > 0 { output.append(UInt8(ascii: "/")) }
+                        PercentCoding.encode(String(piece), allowing: .pathSegment, into: &output)
+                    }
+                } else if placement == .path {
+                    PercentCoding.encode(value, allowing: .pathSegment, into: &output)
+                } else {
+                    LinkTemplate.append(value, placement, to: &output)
+                }
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends canonical (already encoded) text: raw in the path and in text, encoded whole elsewhere.
+    private static func append(_ value: String, _ placement: Placement, to output: inout [UInt8]) {
+        switch placement {
+        case .path, .text: output.append(contentsOf: value.utf8)
+        case .query, .fragment: PercentCoding.encode(value, allowing: .unreserved, into: &output)
+        }
+    }
+}

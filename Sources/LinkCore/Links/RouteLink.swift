@@ -1,0 +1,127 @@
+/// A route's `link` once registered: its templates parsed and checked against the route's full pattern.
+public struct RouteLink: Sendable {
+    public let definition: LinkDefinition
+    public let ios: LinkTemplate?
+    public let android: LinkTemplate?
+    public let desktop: LinkTemplate?
+    public let fallback: LinkTemplate?
+    public let previewTitle: LinkTemplate?
+    public let previewDescription: LinkTemplate?
+    public let previewImage: LinkTemplate?
+    public let expiredURL: LinkTemplate?
+    /// Milliseconds since the Unix epoch.
+    public let validFrom: Int64?
+    public let validUntil: Int64?
+    public let maxClicks: Int?
+    /// Whether the association files hand the route to the app (`appLinks`, default `true`).
+    public var appLinks: Bool { definition.appLinks ?? true }
+
+    /// The longest App Store campaign token (`ct`) Apple keeps, in bytes.
+    public static let campaignTokenLimit = 40
+
+    /// Compiles `definition` for a route with `pattern`.
+    ///
+    /// - Throws: `invalid_request` (details `field`, `reason`) for a template that is not an absolute URL with a
+    ///   literal host, whose scheme is not allowed there, or that names a parameter `pattern` lacks; and for an
+    ///   App Store target with a campaign token `ct` but no provider token `pt`.
+    public init(_ definition: LinkDefinition, pattern: Pattern, policy: LinkPolicy, field: String) throws(LinkError) {
+        self.definition = definition
+        func url(_ text: String?, _ key: String, appScheme: String? = nil) throws(LinkError) -> LinkTemplate? {
+            guard let text else { return nil }
+            let path = field + "." + key
+            var schemes: Set<String> = ["https", "http"]
+            if let appScheme { schemes.insert(appScheme.lowercased()) }
+            return try LinkTemplate(url: text, field: path, schemes: schemes).validated(against: pattern, field: path)
+        }
+        func text(_ text: String?, _ key: String) throws(LinkError) -> LinkTemplate? {
+            guard let text else { return nil }
+            let path = field + ".preview." + key
+            return try LinkTemplate(text: text, field: path).validated(against: pattern, field: path)
+        }
+        ios = try url(definition.ios, "ios", appScheme: policy.iosScheme)
+        android = try url(definition.android, "android", appScheme: policy.androidScheme)
+        desktop = try url(definition.desktop, "desktop")
+        fallback = try url(definition.fallback, "fallback")
+        previewTitle = try text(definition.preview?.title, "title")
+        previewDescription = try text(definition.preview?.description, "description")
+        previewImage = try url(definition.preview?.image, "preview.image")
+        expiredURL = try url(definition.expiredURL, "expiredURL")
+        validFrom = definition.validFrom.flatMap(UTCCalendar.milliseconds(parsing:))
+        validUntil = definition.validUntil.flatMap(UTCCalendar.milliseconds(parsing:))
+        maxClicks = definition.maxClicks
+        if let ios, ios.host == "apps.apple.com" {
+            let names = RouteLink.queryNames(ios.description)
+            if names.contains("ct") && !names.contains("pt") {
+                throw LinkTemplate.invalid(
+                    ios.description, field: field + ".ios",
+                    reason: "an App Store campaign token 'ct' needs the provider token 'pt'")
+            }
+        }
+    }
+
+    /// The route's own target for `platform` (`ios`, `android`, `desktop`); `nil` when the route sets none.
+    public func target(for platform: LinkPlatform) -> LinkTemplate? {
+        switch platform {
+        case .ios: return ios
+        case .android: return android
+        case .desktop: return desktop
+        }
+    }
+
+    /// Whether `milliseconds` lies outside the validity window.
+    public func isOutsideWindow(at milliseconds: Int64) -> Bool {
+        if let validFrom, milliseconds < validFrom { return true }
+        if let validUntil, milliseconds > validUntil { return true }
+        return false
+    }
+
+    /// The names of the query items of a URL (or template) text.
+    static func queryNames(_ text: String) -> Set<String> {
+        guard let mark = text.firstIndex(of: "?") else { return [] }
+        let query = text[text.index(after: mark)...].prefix { $0 != "#" }
+        return Set(query.split(separator: "&").map { String($0.prefix { $0 != "=" }) })
+    }
+
+    /// `url` with an App Store campaign token `ct` longer than 40 bytes (decoded) cut to 40, at a character
+    /// boundary; other URLs unchanged.
+    public static func limitingCampaignToken(_ url: String) -> String {
+        guard url.hasPrefix("https://apps.apple.com/") || url.hasPrefix("http://apps.apple.com/"),
+            let mark = url.firstIndex(of: "?")
+        else { return url }
+        let fragmentStart = url[mark...].firstIndex(of: "#") ?? url.endIndex
+        var items = url[url.index(after: mark)..<fragmentStart].split(separator: "&", omittingEmptySubsequences: false)
+            .map(String.init)
+        var changed = false
+        for (index, item) in items.enumerated() where item.hasPrefix("ct=") {
+            guard let value = try? PercentCoding.decode(String(item.dropFirst(3)), allowControls: true),
+                value.utf8.count > campaignTokenLimit
+            else { continue }
+            var cut = ""
+            for character in value {
+                if cut.utf8.count + String(character).utf8.count > campaignTokenLimit { break }
+                cut.append(character)
+            }
+            items[index] = "ct=" + PercentCoding.encode(cut, allowing: .unreserved)
+            changed = true
+        }
+        guard changed else { return url }
+        return String(url[...mark]) + items.joined(separator: "&") + String(url[fragmentStart...])
+    }
+}
+
+/// The platforms a link has targets for.
+public enum LinkPlatform: String, Sendable, CaseIterable {
+    case ios, android, desktop
+}
+
+/// What route registration needs to know of the service's settings to check `link` templates: the apps' URL
+/// schemes, which `ios` and `android` targets may use.
+public struct LinkPolicy: Sendable, Equatable {
+    public var iosScheme: String?
+    public var androidScheme: String?
+
+    public init(iosScheme: String? = nil, androidScheme: String? = nil) {
+        self.iosScheme = iosScheme
+        self.androidScheme = androidScheme
+    }
+}

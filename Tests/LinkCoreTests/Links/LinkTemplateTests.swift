@@ -1,0 +1,69 @@
+import Testing
+
+@testable import LinkCore
+
+@Suite struct LinkTemplateTests {
+    static let pattern = try! Pattern("/users/:id/files/*rest")
+
+    static func render(_ template: String, _ location: String) throws -> String {
+        let parsed = try LinkTemplate(url: template, field: "link.desktop", schemes: ["https", "http", "myapp"])
+            .validated(against: pattern, field: "link.desktop")
+        let location = try Location(location)
+        let params = pattern.parameters(in: location.segments)
+        return parsed.render(params: params, location: location)
+    }
+
+    @Test(arguments: [
+        (
+            "https://www.example.com{location}", "/users/42/files/a/b?tab=x",
+            "https://www.example.com/users/42/files/a/b?tab=x"
+        ),
+        ("https://x.com/u/{id}", "/users/a%20b/files/c", "https://x.com/u/a%20b"),
+        ("https://x.com/u/{id}", "/users/a%2Fb/files/c", "https://x.com/u/a%2Fb"),
+        ("https://x.com/f/{rest}", "/users/1/files/a/b%20c", "https://x.com/f/a/b%20c"),
+        (
+            "https://x.com/?next={location}", "/users/1/files/a?x=1&y=2",
+            "https://x.com/?next=%2Fusers%2F1%2Ffiles%2Fa%3Fx%3D1%26y%3D2"
+        ),
+        (
+            "https://x.com/?p={path}&id={id}", "/users/a&b/files/z",
+            "https://x.com/?p=%2Fusers%2Fa%26b%2Ffiles%2Fz&id=a%26b"
+        ),
+        ("https://x.com/w{path}?{query}", "/users/1/files/a?x=1&y=2", "https://x.com/w/users/1/files/a?x=1&y=2"),
+        ("https://x.com/w?q={query}", "/users/1/files/a?x=1&y=2", "https://x.com/w?q=x%3D1%26y%3D2"),
+        ("https://x.com/w#{id}", "/users/%C3%A9/files/a", "https://x.com/w#%C3%A9"),
+        ("myapp://users/{id}", "/users/7/files/a", "myapp://users/7"),
+    ])
+    func fillsEachPlaceholderForWhereItStands(template: String, location: String, expected: String) throws {
+        #expect(try Self.render(template, location) == expected)
+    }
+
+    @Test(arguments: [
+        ("/relative/{id}", "not an absolute URL"),
+        ("https://{id}.example.com/", "the URL has no host"),
+        ("https://example{id}.com/", "a placeholder may not stand in the host"),
+        ("ftp://example.com/", "the scheme must be one of http, https, myapp"),
+        ("https://example.com/{nope}", "/users/:id/files/*rest has no parameter 'nope'"),
+        ("https://example.com/{id", "'{' without '}'"),
+        ("https://example.com/}", "'}' without '{'"),
+    ])
+    func refusesTemplatesThatLetAParameterChooseTheHost(template: String, reason: String) {
+        #expect {
+            try LinkTemplate(url: template, field: "link.ios", schemes: ["https", "http", "myapp"])
+                .validated(against: Self.pattern, field: "link.ios")
+        } throws: { error in
+            guard let error = error as? LinkError else { return false }
+            return error.code == .invalidRequest && error.details["field"] == "link.ios"
+                && error.details["reason"] == .string(reason)
+        }
+    }
+
+    @Test func textTemplatesFillRawValues() throws {
+        let template = try LinkTemplate(text: "{id} & <friends> at {location}", field: "t")
+            .validated(against: Self.pattern, field: "t")
+        let location = try Location("/users/J%C3%BCrgen%20K/files/x")
+        #expect(
+            template.render(params: Self.pattern.parameters(in: location.segments), location: location)
+                == "Jürgen K & <friends> at /users/J%C3%BCrgen%20K/files/x")
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+
+@testable import LinkCore
+
+@Suite struct RouteLinkTests {
+    static func table(_ routes: String, policy: LinkPolicy = LinkPolicy(iosScheme: "myapp")) throws -> RouteTable {
+        var table = RouteTable()
+        table.linkPolicy = policy
+        let json = try JSONParser.parse(Array(routes.utf8))
+        for value in json.arrayValue ?? [] { try table.register(try RouteDefinition(json: value), source: .api) }
+        return table
+    }
+
+    @Test func linkIsCompiledListedAndKeptAsWritten() throws {
+        let link = #"""
+            {"ios": "myapp://u/{id}", "desktop": "https://www.example.com/u/{id}", "appLinks": false,
+             "preview": {"title": "{id} on Example"}, "validFrom": "2026-12-01T00:00:00Z",
+             "validUntil": "2026-12-31T23:59:59+01:00", "maxClicks": 1000, "expiredURL": "https://e.com/expired"}
+            """#
+        let table = try Self.table(#"[{"name": "user", "path": "/users/:id", "link": \#(link)}]"#)
+        let route = try #require(table.route(named: "user"))
+        let compiled = try #require(route.link)
+        #expect(compiled.appLinks == false)
+        #expect(compiled.maxClicks == 1000)
+        #expect(compiled.validFrom == UTCCalendar.milliseconds(parsing: "2026-12-01T00:00:00.000Z"))
+        #expect(compiled.validUntil == UTCCalendar.milliseconds(parsing: "2026-12-31T22:59:59Z"))
+        #expect(compiled.isOutsideWindow(at: compiled.validFrom! - 1))
+        #expect(!compiled.isOutsideWindow(at: compiled.validFrom!))
+        #expect(compiled.isOutsideWindow(at: compiled.validUntil! + 1))
+        #expect(table.json(ofRouteAt: 0)["link"] == (try JSONParser.parse(Array(link.utf8))))
+        // The definition round-trips through its JSON (what the store keeps).
+        let again = try RouteDefinition(json: route.definition.json())
+        #expect(again.link == route.definition.link)
+    }
+
+    @Test(arguments: [
+        (#"{"ios": "otherapp://u/{id}"}"#, "link.ios"),
+        (#"{"android": "myapp://u/{id}"}"#, "link.android"),
+        (#"{"desktop": "https://x.com/{missing}"}"#, "link.desktop"),
+        (#"{"preview": {"title": "{missing}"}}"#, "link.preview.title"),
+        (#"{"preview": {"image": "/card.png"}}"#, "link.preview.image"),
+        (#"{"ios": "https://apps.apple.com/app/id1?ct=x"}"#, "link.ios"),
+        (#"{"validUntil": "tomorrow"}"#, "link.validUntil"),
+        (#"{"maxClicks": 0}"#, "link.maxClicks"),
+        (#"{"unknown": 1}"#, "link.unknown"),
+    ])
+    func refusesBadLinksNamingTheField(link: String, field: String) {
+        #expect {
+            try Self.table(#"[{"path": "/users/:id", "link": \#(link)}]"#)
+        } throws: { error in
+            (error as? LinkError)?.code == .invalidRequest && (error as? LinkError)?.details["field"] == .string(field)
+        }
+    }
+
+    @Test(arguments: ["/.well-known/x", "/robots.txt", "/favicon.ico/:id"])
+    func reservedPathsAreNotRoutes(path: String) {
+        #expect {
+            try Self.table(#"[{"path": "\#(path)"}]"#)
+        } throws: { error in
+            (error as? LinkError)?.code == .invalidPattern
+        }
+    }
+
+    @Test func campaignTokenIsCutTo40Bytes() {
+        let long = String(repeating: "a", count: 39) + "é" + "zz"
+        let url = "https://apps.apple.com/app/id1?pt=1&ct=" + PercentCoding.encode(long, allowing: .unreserved) + "#f"
+        #expect(
+            RouteLink.limitingCampaignToken(url) == "https://apps.apple.com/app/id1?pt=1&ct="
+                + String(repeating: "a", count: 39) + "#f")
+        #expect(
+            RouteLink.limitingCampaignToken("https://apps.apple.com/app/id1?pt=1&ct=short")
+                == "https://apps.apple.com/app/id1?pt=1&ct=short")
+        #expect(RouteLink.limitingCampaignToken("https://x.com/?ct=" + long) == "https://x.com/?ct=" + long)
+    }
+}
