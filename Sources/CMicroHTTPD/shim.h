@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <microhttpd.h>
 
 /// Called by MHD with the raw request target (before any unescaping), once per request.
@@ -107,6 +109,21 @@ static inline void cmhd_hide_query_from_argument_parser(const char *uri) {
     if (mark != NULL) {
         mark[1] = '\0';
     }
+}
+
+/// Replaces the variadic `MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS)` plus
+/// `inet_ntop`: writes the client's numeric address into `buffer` (at least 46 bytes) and returns 1, or 0.
+static inline int cmhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return 0;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        return inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, buffer, size) != NULL;
+    }
+    if (address->sa_family == AF_INET6) {
+        return inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, size) != NULL;
+    }
+    return 0;
 }
 
 #endif

@@ -18,6 +18,10 @@ final class Application: Sendable {
     let resources: ResourceState
     let slots: SlotBoard
     let clicks: ClickLedger
+    let links: LinkEngine
+    /// The public listener (API.md §7); `nil` with `links.enabled: false`.
+    let linksDaemon: Daemon?
+    private let tokenPurge: DeadlineTimer
     /// Every endpoint served, for documentation checks.
     let endpointList: [Endpoint]
 
@@ -28,7 +32,14 @@ final class Application: Sendable {
         store = try SQLiteStore(directory: config.dataDir)
         routes = try RouteRegistry(
             configRoutes: try RoutesFile.load(config.routesFile), store: store,
-            hosts: config.linkHosts.map(HostAllowList.init), redirectLimit: config.redirectLimit)
+            hosts: config.linkHosts.map(HostAllowList.init), redirectLimit: config.redirectLimit,
+            linkPolicy: config.links.linkPolicy)
+        let association = AssociationFiles(settings: config.links)
+        do {
+            try routes.addCheck { table throws(LinkError) in try association.check(table) }
+        } catch {
+            throw ConfigError("the routes make the app-association file too large: \(error.message)")
+        }
         let readiness = ReadinessFlag()
         var endpoints: [Endpoint] = []
         endpoints += OperationsEndpoints(stage: { readiness.value }, metrics: metrics).endpoints
@@ -55,6 +66,30 @@ final class Application: Sendable {
         endpoints += SlotEndpoints(board: slots).endpoints
         clicks = ClickLedger(store: store, logger: logger)
         endpoints += StatsEndpoints(ledger: clicks, routes: routes).endpoints
+        links = LinkEngine(
+            settings: config.links, routes: routes, store: store, clicks: clicks, bus: bus, logger: logger)
+        let appEndpoints = AppLinkEndpoints(engine: links, auth: auth).endpoints
+        endpoints += appEndpoints
+        if config.links.enabled {
+            var settings = config.server
+            settings.port = config.links.port
+            settings.readsClientAddress = true
+            let service = LinksService(
+                engine: links, association: association, hosts: config.linkHosts, appEndpoints: appEndpoints,
+                auth: auth, logger: logger, accessLogLevel: config.accessLogLevel)
+            service.observe { [metrics] in metrics.record($0) }
+            linksDaemon = Daemon(settings: settings, handler: service)
+        } else {
+            linksDaemon = nil
+        }
+        tokenPurge = DeadlineTimer(name: "linkserver-token-purge") { [store, logger] now in
+            do {
+                _ = try store.purgeDeferredTokens(before: WallClock.milliseconds())
+            } catch {
+                logger.warning("deferred token purge failed", metadata: ["error": "\(error)"])
+            }
+            return now + .seconds(60)
+        }
         endpointList = endpoints
         service = Service(
             endpoints: endpoints, auth: auth,
@@ -79,14 +114,20 @@ final class Application: Sendable {
         pollTimer.start()
         slots.start()
         clicks.start()
+        tokenPurge.start()
         try daemon.start()
+        let host = config.server.host.contains(":") ? "[\(config.server.host)]" : config.server.host
+        logger.info("listening on http://\(host):\(daemon.port)")
+        if let linksDaemon {
+            try linksDaemon.start()
+            logger.info("links listening on http://\(host):\(linksDaemon.port)")
+        }
         readinessFlag.value = .ready
-        logger.info(
-            "listening on http://\(config.server.host.contains(":") ? "[\(config.server.host)]" : config.server.host):\(daemon.port)"
-        )
     }
 
     var port: UInt16 { daemon.port }
+    /// The bound port of the public listener (0 when it is off).
+    var linksPort: UInt16 { linksDaemon?.port ?? 0 }
 
     /// Stops accepting, finishes requests in flight, stops the daemon and closes the store.
     func shutdown() {
@@ -94,7 +135,9 @@ final class Application: Sendable {
         logger.info("shutting down")
         // Answer every waiting poll first: libmicrohttpd cannot stop with suspended connections.
         events.close()
+        linksDaemon?.stop()
         daemon.stop()
+        tokenPurge.stop()
         pollTimer.stop()
         slots.stop()
         clicks.stop()

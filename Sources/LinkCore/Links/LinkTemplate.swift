@@ -144,7 +144,7 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Checks that every `{name}` is a parameter of `pattern` (else `invalid_request`) and marks catch-alls.
-    func validated(against pattern: Pattern, field: String) throws(LinkError) -> LinkTemplate {
+    public func validated(against pattern: Pattern, field: String) throws(LinkError) -> LinkTemplate {
         var parts = self.parts
         for (index, part) in parts.enumerated() {
             guard case .parameter(let name, let placement, _) = part else { continue }

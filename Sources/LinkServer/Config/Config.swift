@@ -9,6 +9,8 @@ struct Config: Sendable {
     var routesFile = "config/routes.json"
     /// Maximum redirect hops per resolution (a request may lower it).
     var redirectLimit = 5
+    /// The public listener (API.md §7).
+    var links = LinksSettings()
     /// When set, `http(s)` locations must have one of these hosts.
     var linkHosts: [String]?
     /// Events kept per subscription before the oldest are dropped.

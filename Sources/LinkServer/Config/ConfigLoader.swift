@@ -11,7 +11,10 @@ enum ConfigLoader {
         "server.host", "server.port", "server.threads", "server.connectionLimit", "server.connectionTimeout",
         "server.headerTimeout", "server.bodyTimeout", "server.connectionLimitPerAddress",
         "server.connectionMemoryLimit", "server.maxBodyBytes", "server.maxURIBytes", "storage.dataDir",
-        "routing.routesFile", "routing.redirectLimit", "links.hosts", "events.queueLimit", "events.maxSubscriptions",
+        "routing.routesFile", "routing.redirectLimit", "links.hosts", "links.enabled", "links.port", "links.webURL",
+        "links.notFoundURL", "links.redirectStatus", "links.deferredTTL", "links.appRateLimit", "links.siteName",
+        "links.preview", "links.faviconURL", "links.robotsTxt", "links.apps", "events.queueLimit",
+        "events.maxSubscriptions",
         "events.maxTypes", "events.maxPerSubscription",
         "auth.adminToken", "auth.readToken", "logging.level", "logging.accessLog",
     ]
@@ -57,6 +60,7 @@ enum ConfigLoader {
         try reader.string("routing.routesFile") { config.routesFile = $0 }
         try reader.int("routing.redirectLimit", 0...100) { config.redirectLimit = $0 }
         try reader.stringArray("links.hosts") { config.linkHosts = $0.map { $0.lowercased() } }
+        try readLinks(reader, into: &config.links)
         try reader.int("events.queueLimit", 1...1_000_000) { config.eventsQueueLimit = $0 }
         try reader.int("events.maxSubscriptions", 1...1_000_000) { config.maxSubscriptions = $0 }
         try reader.int("events.maxTypes", 2...100_000) { config.eventsMaxTypes = $0 }
@@ -79,12 +83,86 @@ enum ConfigLoader {
     }
 }
 
+extension ConfigLoader {
+    /// Reads the `links.*` settings (API.md §7).
+    fileprivate static func readLinks(_ reader: SettingReader, into links: inout LinksSettings) throws(ConfigError) {
+        try reader.bool("links.enabled") { links.enabled = $0 }
+        try reader.int("links.port", 0...65535) { links.port = UInt16($0) }
+        try reader.int("links.redirectStatus", 301...308) { links.redirectStatus = $0 }
+        if ![301, 302, 307, 308].contains(links.redirectStatus) {
+            throw reader.fail(
+                "links.redirectStatus", reader.origin("links.redirectStatus"), "301, 302, 307 or 308",
+                .int(links.redirectStatus))
+        }
+        try reader.int("links.deferredTTL", 60...(90 * 86_400)) { links.deferredTTL = $0 }
+        try reader.int("links.appRateLimit", 1...1_000_000) { links.appRateLimit = $0 }
+        try reader.string("links.siteName") { links.siteName = $0 }
+        try reader.nullableString("links.robotsTxt") { links.robotsTxt = $0 }
+        try reader.checked("links.webURL") { value throws(LinkError) in
+            links.webURL = try LinksSettings.urlTemplate(try reader.text(value, "links.webURL"), field: "links.webURL")
+        }
+        try reader.checked("links.notFoundURL") { value throws(LinkError) in
+            links.notFoundURL = try LinksSettings.plainURL(
+                try reader.text(value, "links.notFoundURL"), field: "links.notFoundURL")
+        }
+        try reader.checked("links.faviconURL") { value throws(LinkError) in
+            links.faviconURL = try LinksSettings.plainURL(
+                try reader.text(value, "links.faviconURL"), field: "links.faviconURL")
+        }
+        try reader.checked("links.preview") { value throws(LinkError) in
+            links.preview = try LinksSettings.preview(value)
+        }
+        try reader.checked("links.apps") { value throws(LinkError) in
+            try LinksSettings.apps(value, into: &links)
+        }
+    }
+}
+
 /// Reads typed settings out of a merged ``ConfigSource``, with messages naming where a bad value came from.
 private struct SettingReader {
     let source: ConfigSource
 
     func fail(_ key: String, _ origin: String, _ expected: String, _ value: JSONValue) -> ConfigError {
         ConfigError("invalid \(key) \(describe(value)) (from \(origin)): must be \(expected)")
+    }
+
+    func origin(_ key: String) -> String { source.values[key]?.origin ?? "defaults" }
+
+    func bool(_ key: String, _ apply: (Bool) -> Void) throws(ConfigError) {
+        guard let (value, origin) = source.values[key] else { return }
+        switch value {
+        case .bool(let flag): apply(flag)
+        case .string("true"): apply(true)
+        case .string("false"): apply(false)
+        default: throw fail(key, origin, "true or false", value)
+        }
+    }
+
+    func nullableString(_ key: String, _ apply: (String?) -> Void) throws(ConfigError) {
+        guard let (value, origin) = source.values[key] else { return }
+        switch value {
+        case .null: apply(nil)
+        case .string(let text): apply(text)
+        default: throw fail(key, origin, "a string or null", value)
+        }
+    }
+
+    /// The text of a string setting, for ``checked(_:_:)``.
+    func text(_ value: JSONValue, _ key: String) throws(LinkError) -> String {
+        guard case .string(let text) = value, !text.isEmpty else {
+            throw LinkError.invalidSetting(key, value: value.encodedString(), reason: "must be a non-empty string")
+        }
+        return text
+    }
+
+    /// Runs a domain check on a setting (absent or null: skipped); its error stops the start naming the origin.
+    func checked(_ key: String, _ apply: (JSONValue) throws(LinkError) -> Void) throws(ConfigError) {
+        guard let (value, origin) = source.values[key], !value.isNull else { return }
+        do {
+            try apply(value)
+        } catch {
+            throw ConfigError("invalid setting: \(error.message) (from \(origin))")
+        }
     }
 
     func describe(_ value: JSONValue) -> String {

@@ -12,7 +12,7 @@ struct ConfigSource {
         ("LINK_CONNECTION_LIMIT_PER_ADDRESS", "server.connectionLimitPerAddress"),
         ("LINK_DATA_DIR", "storage.dataDir"), ("LINK_ROUTES", "routing.routesFile"),
         ("LINK_ADMIN_TOKEN", "auth.adminToken"), ("LINK_READ_TOKEN", "auth.readToken"),
-        ("LINK_LOG_LEVEL", "logging.level"),
+        ("LINK_LOG_LEVEL", "logging.level"), ("LINK_LINKS_PORT", "links.port"),
     ]
 
     /// The settings from environment variables named in ``environmentKeys``.

@@ -9,7 +9,8 @@ struct LinkServerCommand: ParsableCommand {
         discussion: """
             Settings are taken from, highest first: these flags, environment variables (LINK_HOST, LINK_PORT, \
             LINK_DATA_DIR, LINK_ROUTES, LINK_ADMIN_TOKEN, LINK_READ_TOKEN, LINK_THREADS, LINK_LOG_LEVEL, \
-            LINK_HEADER_TIMEOUT, LINK_BODY_TIMEOUT, LINK_CONNECTION_LIMIT_PER_ADDRESS, LINK_CONFIG), the JSON \
+            LINK_HEADER_TIMEOUT, LINK_BODY_TIMEOUT, LINK_CONNECTION_LIMIT_PER_ADDRESS, LINK_LINKS_PORT, \
+            LINK_CONFIG), the JSON \
             config file, and built-in defaults.
             """)
 
@@ -46,6 +47,10 @@ struct LinkServerCommand: ParsableCommand {
         help: "Connections one client address may hold at once; 0 for no limit. Default 1000.")
     var connectionLimitPerAddress: String?
 
+    @Option(
+        name: .customLong("links-port"), help: "Port of the public links listener; 0 picks a free one. Default 8081.")
+    var linksPort: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 
@@ -57,7 +62,7 @@ struct LinkServerCommand: ParsableCommand {
             (dataDir, "storage.dataDir", "--data-dir"), (routes, "routing.routesFile", "--routes"),
             (threads, "server.threads", "--threads"), (logLevel, "logging.level", "--log-level"),
             (headerTimeout, "server.headerTimeout", "--header-timeout"),
-            (bodyTimeout, "server.bodyTimeout", "--body-timeout"),
+            (bodyTimeout, "server.bodyTimeout", "--body-timeout"), (linksPort, "links.port", "--links-port"),
             (connectionLimitPerAddress, "server.connectionLimitPerAddress", "--connection-limit-per-address"),
         ]
         for (value, key, flag) in flags {

@@ -12,6 +12,8 @@ struct Request: Sendable {
     var body: [UInt8]
     /// The request id (from `X-Request-Id` when the client sent a sane one, else generated).
     var id: String
+    /// The client's numeric address (`203.0.113.7`, `2001:db8::1`); empty when unknown.
+    var clientAddress = ""
 
     init(
         method: String, path: String, rawQuery: String? = nil, headers: RequestHeaders = [:], body: [UInt8] = [],

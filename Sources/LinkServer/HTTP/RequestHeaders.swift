@@ -4,6 +4,7 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// The names copied from each request; everything else is not read.
     static let names = [
         "content-type", "content-length", "authorization", "if-match", "if-none-match", "x-request-id", "accept",
+        "host", "user-agent", "accept-language", "referer", "sec-purpose", "purpose",
     ]
 
     private var values: [String?] = Array(repeating: nil, count: names.count)
@@ -23,6 +24,12 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         case "if-none-match": return 4
         case "x-request-id": return 5
         case "accept": return 6
+        case "host": return 7
+        case "user-agent": return 8
+        case "accept-language": return 9
+        case "referer": return 10
+        case "sec-purpose": return 11
+        case "purpose": return 12
         default: return nil
         }
     }

@@ -22,6 +22,11 @@ struct TokenCheck: Sendable {
         }
     }
 
+    /// Whether `request` may read: no read token is set, or it carries the read or the admin token.
+    func allowsRead(_ request: Request) -> Bool {
+        (try? authorize(request, access: .read)) != nil
+    }
+
     private func bearer(_ header: String?) -> String? {
         guard let header else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)

@@ -174,7 +174,14 @@ final class Daemon: @unchecked Sendable {
             }
         }
         let id = requestID(from: headers["x-request-id"])
-        state.request = Request(method: String(cString: method), target: state.rawTarget, headers: headers, id: id)
+        var request = Request(method: String(cString: method), target: state.rawTarget, headers: headers, id: id)
+        if settings.readsClientAddress {
+            var buffer = [CChar](repeating: 0, count: 64)
+            if cmhd_client_address(connection, &buffer, 64) == 1 {
+                request.clientAddress = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            }
+        }
+        state.request = request
         if let watched = state.watched { deadlines.clear(watched) }
         // A NUL byte in the target cuts every C string of it short: refuse it rather than serve a shorter target.
         guard line.targetSpans(state.rawTargetBytes) else {

@@ -6,6 +6,8 @@ struct DaemonSettings: Sendable, Equatable {
     /// Worker threads, each with its own epoll loop.
     var threads: Int = 2
     var connectionLimit: Int = 10_000
+    /// Whether requests carry the client's address (the links listener's rate limit needs it).
+    var readsClientAddress = false
     /// Seconds a connection may stay idle (suspended long-polls are exempt: they are not idle in MHD's sense).
     var connectionTimeout: Int = 30
     /// Seconds a connection waiting for a request (just accepted, or kept alive after a response) has to deliver

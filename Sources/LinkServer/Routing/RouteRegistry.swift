@@ -12,9 +12,13 @@ final class RouteRegistry: Sendable {
 
     /// Loads the config routes (`source: "config"`) and the API routes kept in the store.
     /// A conflict between the two is a ``ConfigError`` naming both.
-    init(configRoutes: [RouteDefinition], store: any Store, hosts: HostAllowList?, redirectLimit: Int) throws {
+    init(
+        configRoutes: [RouteDefinition], store: any Store, hosts: HostAllowList?, redirectLimit: Int,
+        linkPolicy: LinkPolicy = LinkPolicy()
+    ) throws {
         self.store = store
         var table = RouteTable()
+        table.linkPolicy = linkPolicy
         do {
             _ = try table.replaceRoutes(from: .config, with: configRoutes)
         } catch {
@@ -43,6 +47,21 @@ final class RouteRegistry: Sendable {
         init(_ resolver: Resolver) { self.resolver = resolver }
     }
 
+    /// Checks run on every new table before it is committed (the association files' size limit).
+    private let checks = Mutex<[@Sendable (RouteTable) throws(LinkError) -> Void]>([])
+
+    /// Adds a check every route write must pass; it also runs now on the table loaded at start.
+    func addCheck(_ check: @escaping @Sendable (RouteTable) throws(LinkError) -> Void) throws(LinkError) {
+        try check(resolver.table)
+        checks.withLock { $0.append(check) }
+    }
+
+    /// The current resolver and an identity that changes with every published table.
+    var current: (resolver: Resolver, id: ObjectIdentifier) {
+        let snapshot = snapshot.withLock { $0 }
+        return (snapshot.resolver, ObjectIdentifier(snapshot))
+    }
+
     /// The current resolver (a value: later writes do not change it).
     var resolver: Resolver { snapshot.withLock { $0 }.resolver }
 
@@ -53,6 +72,7 @@ final class RouteRegistry: Sendable {
         try writes.withLock { _ in
             var resolver = self.resolver
             let result = try change(&resolver.table)
+            for check in checks.withLock({ $0 }) { try check(resolver.table) }
             try store.replaceRouteTrees(resolver.table.definitions(from: .api).map { $0.json() })
             let published = Snapshot(resolver)
             snapshot.withLock { $0 = published }

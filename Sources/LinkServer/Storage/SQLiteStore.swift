@@ -40,6 +40,7 @@ final class SQLiteStore: Store {
         registerResourceMigration(in: &migrator)
         registerSlotMigration(in: &migrator)
         registerClickMigration(in: &migrator)
+        registerLinkMigration(in: &migrator)
         return migrator
     }
 

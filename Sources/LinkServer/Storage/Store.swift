@@ -36,6 +36,21 @@ protocol Store: Sendable {
     /// Every click counter of the UTC days `from...to`.
     func loadClickCounts(from: Int64, to: Int64) throws -> [ClickCount]
 
+    /// Counts one click towards a route's `maxClicks` (API.md §7) atomically; `false` (nothing counted) when
+    /// `limit` clicks were already counted for `pattern`.
+    func countLimitedClick(pattern: String, limit: Int) throws -> Bool
+    /// The clicks counted towards `pattern`'s `maxClicks`.
+    func limitedClicks(pattern: String) throws -> Int
+
+    /// Keeps a new deferred-link token (API.md §9).
+    func saveDeferredToken(_ token: DeferredToken) throws
+    /// Claims a token: the first claim records `installID`; a repeat with the same `installID` within
+    /// `repeatWindow` milliseconds gets it again; anything else (unknown, expired, claimed) is `nil`.
+    func claimDeferredToken(_ token: String, installID: String?, now: Int64, repeatWindow: Int64) throws
+        -> DeferredToken?
+    /// Deletes tokens expired at `now`; returns how many.
+    func purgeDeferredTokens(before now: Int64) throws -> Int
+
     /// Closes the store; later calls fail.
     func close() throws
 }

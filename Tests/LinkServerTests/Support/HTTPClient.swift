@@ -89,8 +89,9 @@ final class HTTPClient {
         _ method: String, _ target: String, body: [UInt8]? = nil, headers: [String: String] = [:]
     ) throws -> Reply {
         if socket < 0 { try connect() }
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        var head = "\(method) \(target) HTTP/1.1\r\n"
         var headers = headers
+        if !headers.keys.contains(where: { $0.lowercased() == "host" }) { headers["Host"] = "127.0.0.1:\(port)" }
         if let body {
             if headers.keys.first(where: { $0.lowercased() == "content-type" }) == nil {
                 headers["Content-Type"] = "application/json"

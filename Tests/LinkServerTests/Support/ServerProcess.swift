@@ -25,6 +25,8 @@ final class ServerProcess {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for key in env.keys where key.hasPrefix("LINK_") { env[key] = nil }
+        // Many servers run at once: the public listener picks a free port too unless a test says otherwise.
+        env["LINK_LINKS_PORT"] = "0"
         env.merge(environment) { _, new in new }
         process.environment = env
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
@@ -45,12 +47,21 @@ final class ServerProcess {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     }
 
+    /// The public listener's port, from its `links listening on http://HOST:PORT` line (0 before it is logged).
+    var linksPort: UInt16 {
+        guard let range = log.range(of: #"links listening on http://[^ \n]+:(\d+)"#, options: .regularExpression) else {
+            return 0
+        }
+        let line = log[range]
+        return UInt16(line[line.index(after: line.lastIndex(of: ":")!)...]) ?? 0
+    }
+
     /// Waits for the `listening on http://HOST:PORT` line and returns the port.
     @discardableResult
     func waitUntilListening(timeout: Duration = .seconds(30)) throws -> UInt16 {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if let range = log.range(of: #"listening on http://[^ ]+:(\d+)"#, options: .regularExpression) {
+            if let range = log.range(of: #"listening on http://[^ \n]+:(\d+)"#, options: .regularExpression) {
                 let line = log[range]
                 port = UInt16(line[line.index(after: line.lastIndex(of: ":")!)...])!
                 return port

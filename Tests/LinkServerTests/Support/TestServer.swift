@@ -15,6 +15,7 @@ final class TestServer {
         self.dataDir = dataDir ?? TestServer.temporaryDirectory()
         var config = Config()
         config.server.port = 0
+        config.links.port = 0
         config.server.host = "127.0.0.1"
         config.server.threads = 2
         config.dataDir = self.dataDir

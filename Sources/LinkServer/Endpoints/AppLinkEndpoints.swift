@@ -1,0 +1,97 @@
+import LinkCore
+
+/// `POST /v1/links/opens` (API.md §8) and `POST /v1/deferred/claim` (§9): what an app reports and asks after a
+/// link opened it or after it was installed. Served on both listeners with the same bodies and errors.
+struct AppLinkEndpoints: Sendable {
+    let engine: LinkEngine
+    let auth: TokenCheck
+
+    var endpoints: [Endpoint] {
+        [
+            Endpoint("POST", "/v1/links/opens", .read) { request, _ in
+                let fields = try FieldReader(try request.jsonBody(), allowed: ["url", "platform"])
+                let url = try fields.requiredString("url")
+                let platform = try fields.requiredString("platform")
+                guard let parsed = Platform(rawValue: platform), parsed == .ios || parsed == .android else {
+                    throw LinkError(
+                        .invalidRequest, "Field 'platform' must be \"ios\" or \"android\"",
+                        details: ["field": "platform"])
+                }
+                let answer = try engine.open(url: url, platform: parsed, now: WallClock.milliseconds())
+                return .now(.json(answer.json(includingResolution: auth.allowsRead(request))))
+            },
+            Endpoint("POST", "/v1/deferred/claim", .read) { request, _ in
+                let fields = try FieldReader(try request.jsonBody(), allowed: ["token", "installId"])
+                let token = try fields.requiredString("token")
+                let installID = try fields.string("installId")
+                let now = WallClock.milliseconds()
+                let claimed =
+                    DeferredTokens.isWellFormed(token)
+                    ? try engine.store.claimDeferredToken(
+                        token, installID: installID, now: now, repeatWindow: AppLinkEndpoints.repeatWindow) : nil
+                guard let claimed else {
+                    throw LinkError(
+                        .unknownToken, "The token is unknown, expired or already claimed", details: [:])
+                }
+                return .now(
+                    .json([
+                        "resolution": claimed.resolution,
+                        "clickedAt": .string(UTCCalendar.rfc3339(milliseconds: claimed.clickedAt)),
+                        "platform": .string(claimed.platform), "link": .string(claimed.link),
+                    ]))
+            },
+        ]
+    }
+
+    /// A repeat claim with the same `installId` within 10 minutes gets the same answer again.
+    static let repeatWindow: Int64 = 10 * 60 * 1000
+}
+
+/// The answer to an app open: `{"decision": "open" | "expired" | "not_found", "target", "resolution"}`.
+struct OpenAnswer: Sendable {
+    var decision: String
+    var target: String?
+    var resolution: Resolution?
+
+    func json(includingResolution: Bool) -> JSONValue {
+        var object: JSONObject = [
+            "decision": .string(decision), "target": target.map(JSONValue.string) ?? .null,
+        ]
+        object["resolution"] = includingResolution ? resolution?.json() ?? .null : .null
+        return .object(object)
+    }
+}
+
+extension LinkEngine {
+    /// Records an app open (API.md §8): resolved as a click with `via: "app"`, expiry and `maxClicks` applied,
+    /// counted as an open, emitted as `linkClick`.
+    func open(url: String, platform: Platform, now: Int64) throws -> OpenAnswer {
+        let location = try Location(url)
+        let bare = Location(segments: location.segments, query: location.query)
+        let facts = ClickFacts(
+            location: bare, linkAsClicked: url, host: location.host ?? "",
+            platform: platform, bot: nil, inAppBrowser: false, language: nil, userAgent: nil, referrer: nil, via: "app")
+        let resolver = routes.resolver
+        let clicked = resolver.match(location).map { resolver.table.routes[$0.index] }
+        let resolution = try? resolver.resolve(bare, context: facts.context)
+        var answer = OpenAnswer(decision: "not_found", target: settings.notFoundURL, resolution: resolution)
+        var decision = ClickDecision(
+            kind: .notFound, status: 200, target: nil, platform: platform.rawValue, bot: nil, resolution: resolution,
+            clicked: clicked)
+        if let clicked, let resolution {
+            if try isExpired(clicked, countingClick: true, now: now) {
+                let target = clicked.link?.expiredURL?.render(params: resolution.params, location: resolution.location)
+                answer = OpenAnswer(decision: "expired", target: target, resolution: resolution)
+                decision.kind = .expired
+                decision.target = target
+            } else {
+                answer = OpenAnswer(decision: "open", target: nil, resolution: resolution)
+                decision.kind = .redirect
+            }
+        } else {
+            decision.target = settings.notFoundURL
+        }
+        record(decision, facts: facts, kind: .open, now: now, decisionName: answer.decision)
+        return answer
+    }
+}

@@ -1,0 +1,214 @@
+import LinkCore
+import Logging
+import Synchronization
+
+/// The dispatcher of the public listener (API.md §7): the association files and other reserved paths, the two
+/// app endpoints (rate-limited per client address), and every other `GET` as a click. Never blocks.
+final class LinksService: RequestHandler {
+    private let engine: LinkEngine
+    private let association: AssociationFiles
+    private let hosts: HostAllowList?
+    private let apps: Service
+    private let auth: TokenCheck
+    private let limiter: Mutex<SlidingWindowLimiter>
+    private let observers: Mutex<[@Sendable (RequestSummary) -> Void]> = Mutex([])
+    private let logger: Logger
+    private let accessLogLevel: Logger.Level?
+
+    init(
+        engine: LinkEngine, association: AssociationFiles, hosts: [String]?, appEndpoints: [Endpoint],
+        auth: TokenCheck, logger: Logger, accessLogLevel: Level?
+    ) {
+        self.engine = engine
+        self.association = association
+        self.hosts = hosts.map(HostAllowList.init)
+        self.auth = auth
+        self.logger = logger
+        self.accessLogLevel = accessLogLevel
+        limiter = Mutex(SlidingWindowLimiter(limit: engine.settings.appRateLimit))
+        // On this listener the app endpoints need no token (API.md §7).
+        apps = Service(
+            endpoints: appEndpoints.map { Endpoint($0.method, $0.template, .open, $0.handler) },
+            auth: TokenCheck(adminToken: nil, readToken: nil), logger: logger, accessLogLevel: nil)
+    }
+
+    typealias Level = Logger.Level
+
+    /// Adds a callback run after every request (metrics).
+    func observe(_ observer: @escaping @Sendable (RequestSummary) -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    static let appPaths: Set<String> = ["/v1/deferred/claim", "/v1/links/opens"]
+
+    func handle(_ request: Request) -> (endpoint: String, reply: Reply) {
+        let host = LinksService.hostName(request.headers["host"])
+        if let hosts, !hosts.allows(host) {
+            return ("links:host", .now(page(404, LinkPage.message(title: "Not found", text: "Unknown host."))))
+        }
+        if LinksService.appPaths.contains(request.path) {
+            return ("links:" + request.path, rateLimited(request) ?? apps.handle(request).reply)
+        }
+        switch request.path {
+        case "/.well-known/apple-app-site-association", "/apple-app-site-association":
+            return ("links:aasa", .now(file(\.apple, request)))
+        case "/.well-known/assetlinks.json":
+            return ("links:assetlinks", .now(file(\.android, request)))
+        case "/robots.txt":
+            let text = engine.settings.robotsTxt ?? "User-agent: *\nAllow: /\n"
+            return (
+                "links:robots",
+                .now(
+                    Response(
+                        status: 200, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8)))
+            )
+        case "/favicon.ico":
+            if let url = engine.settings.faviconURL {
+                return (
+                    "links:favicon",
+                    .now(Response(status: engine.settings.redirectStatus, headers: [("Location", url)]))
+                )
+            }
+            return ("links:favicon", .now(page(404, LinkPage.message(title: "Not found", text: "No icon."))))
+        default:
+            if request.path.hasPrefix("/.well-known/") {
+                return (
+                    "links:well-known", .now(page(404, LinkPage.message(title: "Not found", text: "No such file.")))
+                )
+            }
+        }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            let error = LinkError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
+            return ("links:click", .now(HTTPError.response(for: error, headers: [("Allow", "GET, HEAD")])))
+        }
+        return ("links:click", .now(click(request, host: host)))
+    }
+
+    /// `429 rate_limited` once the client's budget for the app endpoints is spent.
+    private func rateLimited(_ request: Request) -> Reply? {
+        let now = WallClock.milliseconds()
+        let decision = limiter.withLock { limiter in
+            if limiter.clientCount > 10_000 { limiter.sweep(now: now) }
+            return limiter.admit(request.clientAddress, now: now)
+        }
+        guard case .limited(let retryAfter) = decision else { return nil }
+        let error = LinkError(
+            .rateLimited, "Too many requests from this address; retry in \(retryAfter) s",
+            details: ["retryAfter": .int(retryAfter)])
+        return .now(HTTPError.response(for: error, headers: [("Retry-After", String(retryAfter))]))
+    }
+
+    private func file(_ which: KeyPath<AssociationFiles.Built, AssociationFiles.File?>, _ request: Request) -> Response
+    {
+        let current = engine.routes.current
+        guard let file = association.files(for: current.resolver.table, snapshot: current.id)[keyPath: which] else {
+            return page(404, LinkPage.message(title: "Not found", text: "No app is configured for this file."))
+        }
+        let headers = [("Content-Type", "application/json"), ("Cache-Control", "max-age=300"), ("ETag", file.etag)]
+        if let match = request.headers["if-none-match"], LinksService.matches(match, file.etag) {
+            return Response(status: 304, headers: Array(headers.dropFirst()))
+        }
+        return Response(status: 200, headers: headers, body: file.body)
+    }
+
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { part in
+            let tag = part.trimmingSpaces
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+
+    /// The `Host` header without its port, lower-cased (`[::1]:8081` → `::1`).
+    static func hostName(_ header: String?) -> String {
+        guard var host = header?.trimmingSpaces.lowercased() else { return "" }
+        if host.hasPrefix("[") {
+            if let close = host.firstIndex(of: "]") { host = String(host[host.index(after: host.startIndex)..<close]) }
+        } else if let colon = host.lastIndex(of: ":") {
+            host = String(host[..<colon])
+        }
+        return host
+    }
+
+    private func page(_ status: Int, _ html: String, headers: [(String, String)] = []) -> Response {
+        Response(
+            status: status,
+            headers: [
+                ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+                ("X-Robots-Tag", "noindex"),
+            ] + headers, body: Array(html.utf8))
+    }
+
+    func completed(_ summary: RequestSummary) {
+        if let level = accessLogLevel {
+            logger.log(
+                level: level, "request",
+                metadata: [
+                    "request.id": "\(summary.requestID)", "http.method": "\(summary.method)",
+                    "http.endpoint": "\(summary.endpoint)", "http.status": "\(summary.status)", "listener": "links",
+                ])
+        }
+        for observer in observers.withLock({ $0 }) { observer(summary) }
+    }
+}
+
+extension LinksService {
+    /// A click (API.md §7 "A click").
+    private func click(_ request: Request, host: String) -> Response {
+        let json = LinksService.wantsJSON(request.headers["accept"])
+        let prefetch = [request.headers["sec-purpose"], request.headers["purpose"]].contains {
+            $0?.lowercased().contains("prefetch") ?? false
+        }
+        let counted = request.method == "GET" && !json && !prefetch
+        let (rawQuery, lsp) = LinksService.strippingReserved(request.rawQuery)
+        let location: Location
+        do {
+            location = try Location(request.path + (rawQuery.isEmpty ? "" : "?" + rawQuery))
+        } catch {
+            return page(400, LinkPage.message(title: "Bad link", text: "This link is malformed."))
+        }
+        let agent = request.headers["user-agent"]
+        let classes = UserAgentClassifier.standard.classify(agent ?? "")
+        let facts = ClickFacts(
+            location: location,
+            linkAsClicked: "https://" + (request.headers["host"] ?? host) + request.path
+                + (rawQuery.isEmpty ? "" : "?" + rawQuery),
+            host: request.headers["host"] ?? host, platform: classes.platform, bot: classes.bot,
+            inAppBrowser: classes.isInAppBrowser, language: ClickFacts.language(request.headers["accept-language"]),
+            userAgent: agent, referrer: request.headers["referer"], via: "click")
+        let decision: ClickDecision
+        do {
+            decision = try engine.decide(facts, lsp: lsp, counted: counted, now: WallClock.milliseconds())
+        } catch {
+            logger.error("click failed", metadata: ["request.id": "\(request.id)", "error": "\(error)"])
+            return HTTPError.response(for: HTTPError.internalError)
+        }
+        let common = [("Cache-Control", "no-store"), ("X-Robots-Tag", "noindex")]
+        if json {
+            return .json(decision.json(includingResolution: auth.allowsRead(request)), headers: common)
+        }
+        if let page = decision.page {
+            var headers: [(String, String)] = []
+            if decision.kind == .landing { headers.append(("Referrer-Policy", "no-referrer")) }
+            return self.page(decision.status, page, headers: headers)
+        }
+        return Response(status: decision.status, headers: common + [("Location", decision.target ?? "/")])
+    }
+
+    /// Whether `Accept` lists `application/json` and not `text/html`.
+    static func wantsJSON(_ accept: String?) -> Bool {
+        guard let accept = accept?.lowercased() else { return false }
+        return accept.contains("application/json") && !accept.contains("text/html")
+    }
+
+    /// The raw query without the reserved items `_lsp` and `lst`, and the value of `_lsp`.
+    static func strippingReserved(_ rawQuery: String?) -> (query: String, lsp: String?) {
+        guard let rawQuery, !rawQuery.isEmpty else { return ("", nil) }
+        var lsp: String?
+        let kept = rawQuery.split(separator: "&", omittingEmptySubsequences: false).filter { item in
+            let name = item.prefix { $0 != "=" }
+            if name == "_lsp" { lsp = String(item.dropFirst(5)) }
+            return name != "_lsp" && name != "lst"
+        }
+        return (kept.joined(separator: "&"), lsp)
+    }
+}

@@ -1,0 +1,352 @@
+import Foundation
+import LinkCore
+import Testing
+
+@testable import LinkServer
+
+/// The public listener (API.md §7–§9) over real HTTP on its own port.
+@Suite struct LinkListenerTests {
+    static let iPhone =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"
+    static let android =
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36"
+    static let instagram = android + " Instagram 300.0.0.0"
+    static let macSafari =
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15"
+    static let windows =
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
+    static let slack = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
+    static let google = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+
+    static let appsJSON = #"""
+        {"ios": {"appIDs": ["ABCDE12345.com.example.app"], "scheme": "myapp",
+                 "storeURL": "https://apps.apple.com/app/id123456789"},
+         "android": {"package": "com.example.app", "scheme": "myapp",
+                     "sha256CertFingerprints": ["146de983c5730650d8eeb9952f34fc6416a08342e61dbea88a0496b23fcf44e5"],
+                     "storeURL": "https://play.google.com/store/apps/details?id=com.example.app&referrer=utm_source%3Dmail"}}
+        """#
+
+    static func configure(_ config: inout Config, landing: Bool = false, extra: (inout Config) -> Void = { _ in }) {
+        config.linkHosts = ["links.example.com", "*.example.org"]
+        config.links.webURL = try! LinksSettings.urlTemplate("https://www.example.com{location}", field: "links.webURL")
+        config.links.siteName = "Example"
+        var apps = try! JSONParser.parse(Array(appsJSON.utf8))
+        if landing, case .object(var root) = apps, case .object(var ios)? = root["ios"] {
+            ios["landingPage"] = true
+            root["ios"] = .object(ios)
+            apps = .object(root)
+        }
+        try! LinksSettings.apps(apps, into: &config.links)
+        extra(&config)
+    }
+
+    static let userRoute: JSONValue = [
+        "path": "/users/:id", "name": "user",
+        "link": [
+            "desktop": "https://www.example.com/u/{id}", "preview": ["title": "{id} on Example <b>"],
+        ],
+        "routes": [["path": "posts/:postId", "name": "userPost"]],
+    ]
+
+    func links(_ server: TestServer) -> HTTPClient { HTTPClient(port: server.application.linksPort) }
+
+    func get(
+        _ client: HTTPClient, _ target: String, agent: String, accept: String? = nil, host: String = "links.example.com"
+    )
+        throws -> HTTPClient.Reply
+    {
+        var headers = ["Host": host, "User-Agent": agent]
+        if let accept { headers["Accept"] = accept }
+        return try client.get(target, headers: headers)
+    }
+
+    @Test func redirectsEachPlatformAndCountsTheClick() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let client = links(server)
+            let desktop = try get(client, "/users/42?tab=a", agent: Self.windows)
+            #expect(desktop.status == 302)
+            #expect(desktop.header("location") == "https://www.example.com/u/42")
+            #expect(desktop.header("cache-control") == "no-store")
+            #expect(desktop.header("x-robots-tag") == "noindex")
+            let ios = try get(client, "/users/42", agent: Self.iPhone)
+            #expect(ios.header("location") == "https://apps.apple.com/app/id123456789")
+            // A nested route without its own link falls back to the service-wide web target, never the parent's.
+            let post = try get(client, "/users/42/posts/7?x=%C3%A9", agent: Self.windows)
+            #expect(post.header("location") == "https://www.example.com/users/42/posts/7?x=%C3%A9")
+            // HEAD answers the same, counts nothing.
+            let head = try client.request(
+                "HEAD", "/users/1", headers: ["Host": "links.example.com", "User-Agent": Self.windows])
+            #expect(head.status == 302)
+            let stats = try server.client().get("/v1/stats/clicks")
+            #expect(stats.json?["clicks"] == 3)
+            #expect(stats.json?["byPlatform"] == ["ios": 1, "android": 0, "desktop": 2])
+        }
+    }
+
+    @Test func androidStoreGetsTheReferrerAndTheTokenCanBeClaimedOnce() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let reply = try get(links(server), "/users/42?_lsp=ios&lst=zz", agent: Self.android)
+            #expect(reply.status == 302)
+            let location = try #require(reply.header("location"))
+            #expect(
+                location.hasPrefix(
+                    "https://play.google.com/store/apps/details?id=com.example.app&referrer=utm_source%3Dmail%26linkserver_token%3D"
+                ))
+            #expect(location.hasSuffix("%26linkserver_link%3Dhttps%253A%252F%252Flinks.example.com%252Fusers%252F42"))
+            let referrer = try #require(PlayReferrer.queryValue("referrer", in: location))
+            let token = try #require(PlayReferrer.queryValue("linkserver_token", in: "?" + referrer))
+            #expect(token.count >= 22)
+            let claim = try server.client().post("/v1/deferred/claim", ["token": .string(token), "installId": "i1"])
+            #expect(claim.status == 200)
+            #expect(claim.json?["platform"] == "android")
+            #expect(claim.json?["link"] == "https://links.example.com/users/42")
+            #expect(claim.json?["resolution"]?["route"]?["name"] == "user")
+            // The same install again within 10 minutes gets the same answer; anyone else gets unknown_token.
+            let again = try links(server).post(
+                "/v1/deferred/claim", ["token": .string(token), "installId": "i1"],
+                headers: ["Host": "links.example.com"])
+            #expect(again.status == 200)
+            #expect(again.json?["link"] == claim.json?["link"])
+            let other = try server.client().post("/v1/deferred/claim", ["token": .string(token), "installId": "i2"])
+            #expect(other.status == 404)
+            #expect(other.errorCode == "unknown_token")
+            #expect(try server.client().post("/v1/deferred/claim", ["token": "nonsense"]).errorCode == "unknown_token")
+        }
+    }
+
+    @Test func inAppBrowsersGetAnIntentPage() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let reply = try get(links(server), "/users/42", agent: Self.instagram)
+            #expect(reply.status == 200)
+            #expect(
+                reply.text.contains(
+                    "intent://links.example.com/users/42#Intent;scheme=https;package=com.example.app;S.browser_fallback_url=https%3A%2F%2Fplay.google.com"
+                ))
+        }
+    }
+
+    @Test func previewBotsGetACardAndCrawlersTheDesktopTarget() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let card = try get(links(server), "/users/42?_lsp=x", agent: Self.slack)
+            #expect(card.status == 200)
+            #expect(card.text.contains(#"<meta property="og:title" content="42 on Example &lt;b&gt;">"#))
+            #expect(card.text.contains(#"<meta property="og:url" content="https://links.example.com/users/42">"#))
+            #expect(card.text.contains(#"<meta property="og:site_name" content="Example">"#))
+            #expect(card.text.contains(#"<meta name="twitter:card" content="summary">"#))
+            #expect(card.text.contains(#"<link rel="canonical" href="https://www.example.com/u/42">"#))
+            #expect(!card.text.contains("<script"))
+            let crawler = try get(links(server), "/users/42", agent: Self.google)
+            #expect(crawler.status == 302)
+            #expect(crawler.header("location") == "https://www.example.com/u/42")
+            let stats = try server.client().get("/v1/stats/clicks")
+            #expect(stats.json?["bots"] == 2)
+            #expect(stats.json?["clicks"] == 0)
+        }
+    }
+
+    @Test func ambiguousSafariIsAskedAndTheFollowUpIsTheClick() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let check = try get(links(server), "/users/42", agent: Self.macSafari)
+            #expect(check.status == 200)
+            #expect(check.text.contains("navigator.maxTouchPoints > 1"))
+            #expect(check.text.contains("https://links.example.com/users/42?_lsp=ios"))
+            #expect(check.text.contains("<noscript>"))
+            let ios = try get(links(server), "/users/42?_lsp=ios", agent: Self.macSafari)
+            #expect(ios.header("location") == "https://apps.apple.com/app/id123456789")
+            let stats = try server.client().get("/v1/stats/clicks")
+            #expect(stats.json?["clicks"] == 1)
+            #expect(stats.json?["byPlatform"]?["ios"] == 1)
+        }
+    }
+
+    @Test func jsonAnswersDescribeTheDecisionWithoutCounting() throws {
+        try withServer({ Self.configure(&$0) { $0.readToken = "r" } }) { (server) throws in
+            #expect(
+                try server.client().post("/v1/routes", Self.userRoute, headers: ["Authorization": "Bearer r"]).status
+                    == 201)
+            let reply = try get(links(server), "/users/42", agent: Self.iPhone, accept: "application/json")
+            #expect(reply.status == 200)
+            #expect(
+                reply.json == [
+                    "decision": "redirect", "status": 302, "target": "https://apps.apple.com/app/id123456789",
+                    "platform": "ios", "bot": false,
+                ])
+            let withToken = try links(server).get(
+                "/users/42",
+                headers: ["Host": "links.example.com", "Accept": "application/json", "Authorization": "Bearer r"])
+            #expect(withToken.json?["resolution"]?["route"]?["name"] == "user")
+            let missing = try get(links(server), "/nothing", agent: Self.iPhone, accept: "application/json")
+            #expect(missing.json?["decision"] == "not_found")
+            #expect(missing.json?["status"] == 404)
+            let stats = try server.client().get("/v1/stats/clicks", headers: ["Authorization": "Bearer r"])
+            #expect(stats.json?["clicks"] == 0)
+            #expect(stats.json?["unmatched"] == 0)
+        }
+    }
+
+    @Test func maxClicksHoldsExactlyAndExpiryRedirects() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            let route: JSONValue = [
+                "path": "/promo/:code", "name": "promo",
+                "link": ["maxClicks": 3, "expiredURL": "https://www.example.com/expired?c={code}"],
+            ]
+            #expect(try server.client().post("/v1/routes", route).status == 201)
+            let expiredRoute: JSONValue = ["path": "/old", "link": ["validUntil": "2020-01-01T00:00:00Z"]]
+            #expect(try server.client().post("/v1/routes", expiredRoute).status == 201)
+            let results = ConcurrentResults()
+            let port = server.application.linksPort
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                let reply = try? HTTPClient(port: port).get(
+                    "/promo/x", headers: ["Host": "links.example.com", "User-Agent": Self.windows])
+                results.add(reply?.header("location") ?? "failed")
+            }
+            #expect(results.values.filter { $0 == "https://www.example.com/promo/x" }.count == 3)
+            #expect(results.values.filter { $0 == "https://www.example.com/expired?c=x" }.count == 5)
+            let gone = try get(links(server), "/old", agent: Self.windows)
+            #expect(gone.status == 410)
+            let open = try server.client().post(
+                "/v1/links/opens", ["url": "https://links.example.com/promo/x", "platform": "ios"])
+            #expect(open.json?["decision"] == "expired")
+            #expect(open.json?["target"] == "https://www.example.com/expired?c=x")
+        }
+    }
+
+    @Test func appOpensAreCountedAndEmitted() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            let api = server.client()
+            #expect(try api.post("/v1/routes", Self.userRoute).status == 201)
+            let subscription = try api.post(
+                "/v1/events/subscriptions", ["events": [["path": "/links/clicks/:route", "name": "linkClick"]]])
+            let id = try #require(subscription.json?["id"]?.stringValue)
+            let open = try links(server).post(
+                "/v1/links/opens", ["url": "https://links.example.com/users/9", "platform": "android"],
+                headers: ["Host": "links.example.com"])
+            #expect(open.status == 200)
+            #expect(open.json?["decision"] == "open")
+            #expect(open.json?["resolution"]?["location"] == "/users/9")
+            let events = try api.get("/v1/events/subscriptions/\(id)?after=0&wait=5")
+            let event = try #require(events.json?["events"]?.arrayValue?.first)
+            #expect(event["location"] == "/links/clicks/user")
+            #expect(event["extra"]?["via"] == "app")
+            #expect(event["extra"]?["decision"] == "open")
+            #expect(event["extra"]?["platform"] == "android")
+            let bad = try api.post("/v1/links/opens", ["url": "https://links.example.com/users/9", "platform": "web"])
+            #expect(bad.errorCode == "invalid_request")
+            let stats = try api.get("/v1/stats/clicks")
+            #expect(stats.json?["opens"] == 1)
+        }
+    }
+
+    @Test func appEndpointsAreRateLimitedPerAddress() throws {
+        try withServer({ Self.configure(&$0) { $0.links.appRateLimit = 2 } }) { (server) throws in
+            let client = links(server)
+            for _ in 0..<2 {
+                #expect(
+                    try client.post("/v1/deferred/claim", ["token": "x"], headers: ["Host": "links.example.com"]).status
+                        == 404)
+            }
+            let limited = try client.post(
+                "/v1/links/opens", ["url": "/x", "platform": "ios"], headers: ["Host": "links.example.com"])
+            #expect(limited.status == 429)
+            #expect(limited.errorCode == "rate_limited")
+            #expect(Int(limited.header("retry-after") ?? "") ?? 0 >= 1)
+            // The API listener is not limited.
+            #expect(try server.client().post("/v1/links/opens", ["url": "/x", "platform": "ios"]).status == 200)
+        }
+    }
+
+    @Test func associationFilesAreDeterministicWithETags() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let route: JSONValue = ["path": "/web/only", "name": "web", "link": ["appLinks": false]]
+            #expect(try server.client().post("/v1/routes", route).status == 201)
+            let client = links(server)
+            let aasa = try client.get("/.well-known/apple-app-site-association", headers: ["Host": "links.example.com"])
+            #expect(aasa.status == 200)
+            #expect(aasa.header("content-type") == "application/json")
+            #expect(aasa.header("cache-control") == "max-age=300")
+            let etag = try #require(aasa.header("etag"))
+            #expect(etag.count == 18)
+            let components = aasa.json?["applinks"]?["details"]?.arrayValue?.first?["components"]?.arrayValue ?? []
+            #expect(
+                components.map { $0["/"]?.stringValue ?? "" } == [
+                    "/web/only", "/web/only/", "/users/?*/posts/?*", "/users/?*",
+                ])
+            #expect(components[0]["exclude"] == true)
+            #expect(components[1]["exclude"] == true)
+            let legacy = try client.get("/apple-app-site-association", headers: ["Host": "links.example.com"])
+            #expect(legacy.body == aasa.body)
+            let cached = try client.get(
+                "/.well-known/apple-app-site-association",
+                headers: ["Host": "links.example.com", "If-None-Match": etag])
+            #expect(cached.status == 304)
+            let android = try client.get("/.well-known/assetlinks.json", headers: ["Host": "links.example.com"])
+            #expect(
+                android.json?.arrayValue?.first?["target"]?["sha256_cert_fingerprints"] == [
+                    "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+                ])
+            #expect(try client.get("/.well-known/other", headers: ["Host": "links.example.com"]).status == 404)
+            #expect(
+                try client.get("/robots.txt", headers: ["Host": "links.example.com"]).text
+                    == "User-agent: *\nAllow: /\n")
+            #expect(try client.get("/favicon.ico", headers: ["Host": "links.example.com"]).status == 404)
+            // Another host is not served at all; a wildcard host is.
+            #expect(try client.get("/users/1", headers: ["Host": "evil.example.net"]).status == 404)
+            #expect(try get(client, "/users/1", agent: Self.windows, host: "a.example.org:8081").status == 302)
+            // A route write changes the file and its ETag.
+            #expect(try server.client().post("/v1/routes", ["path": "/new"]).status == 201)
+            let changed = try client.get(
+                "/.well-known/apple-app-site-association", headers: ["Host": "links.example.com"])
+            #expect(changed.header("etag") != etag)
+        }
+    }
+
+    @Test func iosLandingPageCarriesTheTokenInTheCopiedLink() throws {
+        try withServer({ Self.configure(&$0, landing: true) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let page = try get(links(server), "/users/42", agent: Self.iPhone)
+            #expect(page.status == 200)
+            #expect(page.header("referrer-policy") == "no-referrer")
+            #expect(
+                page.text.contains(
+                    #"<meta name="apple-itunes-app" content="app-id=123456789, app-argument=https://links.example.com/users/42">"#
+                ))
+            #expect(page.text.contains("navigator.clipboard.writeText"))
+            #expect(page.text.contains("myapp://users/42"))
+            let marker = "https://links.example.com/users/42?lst="
+            let start = try #require(page.text.range(of: marker))
+            let token = String(page.text[start.upperBound...].prefix { $0 != "\"" })
+            let claim = try server.client().post("/v1/deferred/claim", ["token": .string(token)])
+            #expect(claim.status == 200)
+            #expect(claim.json?["platform"] == "ios")
+        }
+    }
+
+    @Test func reservedRoutesAndBadLinksAreRefusedAtRegistration() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            let api = server.client()
+            #expect(try api.post("/v1/routes", ["path": "/.well-known/x"]).errorCode == "invalid_pattern")
+            let bad = try api.post("/v1/routes", ["path": "/u/:id", "link": ["ios": "https://{id}.example.com/"]])
+            #expect(bad.errorCode == "invalid_request")
+            #expect(bad.errorDetails?["field"] == "link.ios")
+            let listed = try api.post("/v1/routes", Self.userRoute)
+            #expect(listed.status == 201)
+            let routes = try api.get("/v1/routes")
+            #expect(routes.json?["routes"]?.arrayValue?.first?["link"]?["desktop"] == "https://www.example.com/u/{id}")
+        }
+    }
+}
+
+/// Collects values from concurrent workers.
+final class ConcurrentResults: @unchecked Sendable {
+    // Safe: every access holds `lock`.
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func add(_ value: String) { lock.withLock { stored.append(value) } }
+    var values: [String] { lock.withLock { stored } }
+}
