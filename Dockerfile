@@ -27,7 +27,7 @@ WORKDIR /app
 COPY --from=build /out/ /app/
 COPY config/ /app/config/
 USER 10001:10001
-EXPOSE 8080
+EXPOSE 8080 8081
 VOLUME ["/var/lib/linkserver/data"]
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
     CMD ["curl", "-fsS", "http://127.0.0.1:8080/healthz"]

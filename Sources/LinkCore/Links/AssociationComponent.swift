@@ -22,6 +22,7 @@ extension AssociationComponent {
     /// The glob of `pattern`: `/` for the root; each literal segment percent-encoded as a location's path segment
     /// (UTF-8, upper-case hex; `/users/café` → `/users/caf%C3%A9`); each `:param` and a final `*rest` as `?*`
     /// (one or more characters: `*` would also match the empty string).
+    /// A literal's `*` is written `%2A`: raw, the platforms would read it as a wildcard.
     public static func glob(of pattern: Pattern) -> String {
         if pattern.segments.isEmpty { return "/" }
         var output: [UInt8] = []
@@ -29,10 +30,13 @@ extension AssociationComponent {
         for segment in pattern.segments {
             output.append(UInt8(ascii: "/"))
             switch segment {
-            case .literal(let text): PercentCoding.encode(text, allowing: .pathSegment, into: &output)
+            case .literal(let text): PercentCoding.encode(text, allowing: AssociationComponent.literal, into: &output)
             case .parameter, .catchAll: output.append(contentsOf: "?*".utf8)
             }
         }
         return String(decoding: output, as: UTF8.self)
     }
+
+    /// The path-segment characters minus `*`.
+    static let literal = ByteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()+,;=:@")
 }

@@ -1,0 +1,57 @@
+import Foundation
+import LinkCore
+import Testing
+
+@testable import LinkServer
+
+/// `links.*` (API.md §7): the example file loads; every malformed value stops the start naming the setting.
+@Suite struct LinksSettingsTests {
+    static let example: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent("config/linkserver.example.json").path
+    }()
+
+    @Test func theExampleConfigLoads() throws {
+        let config = try ConfigLoader.load(
+            commandLine: ConfigSource(), configFile: Self.example, environment: ["LINK_LINKS_PORT": "9091"])
+        #expect(config.links.port == 9091)
+        #expect(config.links.ios?.appIDs.map(\.description) == ["ABCDE12345.com.example.app"])
+        #expect(config.links.android?.package.description == "com.example.app")
+        #expect(config.links.linkPolicy == LinkPolicy(iosScheme: "myapp", androidScheme: "myapp"))
+        #expect(config.links.webURL?.description == "https://www.example.com{location}")
+        #expect(config.links.preview.isSet)
+        #expect(config.links.robotsTxt == nil)
+    }
+
+    @Test(arguments: [
+        (#"{"links": {"webURL": "https://{x}.example.com/"}}"#, "links.webURL"),
+        (#"{"links": {"webURL": "https://www.example.com/{id}"}}"#, "links.webURL"),
+        (#"{"links": {"redirectStatus": 303}}"#, "links.redirectStatus"),
+        (#"{"links": {"apps": {"ios": {"appIDs": ["com.example.app"]}}}}"#, "links.apps.ios.appIDs"),
+        (#"{"links": {"apps": {"ios": {"appIDs": []}}}}"#, "links.apps.ios.appIDs"),
+        (
+            #"{"links": {"apps": {"android": {"package": "example", "sha256CertFingerprints": ["00"]}}}}"#,
+            "links.apps.android.package"
+        ),
+        (
+            #"{"links": {"apps": {"android": {"package": "com.example.app", "sha256CertFingerprints": ["AB:CD"]}}}}"#,
+            "links.apps.android.sha256CertFingerprints"
+        ),
+        (
+            #"{"links": {"apps": {"android": {"package": "com.example.app"}}}}"#,
+            "links.apps.android.sha256CertFingerprints"
+        ),
+        (#"{"links": {"apps": {"windows": {}}}}"#, "links.apps.windows"),
+        (#"{"links": {"notFoundURL": "/404"}}"#, "links.notFoundURL"),
+    ])
+    func malformedSettingsStopTheStartNamingTheSetting(json: String, setting: String) throws {
+        let path = TestServer.temporaryDirectory() + "/linkserver.json"
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try ConfigLoader.load(commandLine: ConfigSource(), configFile: path, environment: [:])
+        } throws: { error in
+            "\(error)".contains(setting)
+        }
+    }
+}
