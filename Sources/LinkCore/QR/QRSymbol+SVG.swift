@@ -14,8 +14,8 @@ extension QRSymbol {
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="\(size)" height="\(size)" \
-            viewBox="-\(margin) -\(margin) \(span) \(span)" shape-rendering="crispEdges">\
-            <rect x="-\(margin)" y="-\(margin)" width="\(span)" height="\(span)" fill="#fff"/>\
+            viewBox="\(-margin) \(-margin) \(span) \(span)" shape-rendering="crispEdges">\
+            <rect x="\(-margin)" y="\(-margin)" width="\(span)" height="\(span)" fill="#fff"/>\
             <path fill="#000" d="\(path)"/></svg>
 
             """
