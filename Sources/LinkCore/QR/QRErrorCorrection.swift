@@ -19,9 +19,4 @@ public enum QRErrorCorrection: String, Sendable, Hashable, CaseIterable {
         case .high: 1273
         }
     }
-
-    /// The level named by one letter, in either case (`L`, `m`, …); `nil` for anything else.
-    public init?(letter: String) {
-        self.init(rawValue: letter.uppercased())
-    }
 }

@@ -67,12 +67,12 @@ extension QRRequest {
         return number
     }
 
-    /// One of the cases of `T` (read by `make`), or `fallback` when the parameter is absent.
-    static func choice<T: RawRepresentable & CaseIterable>(
-        _ value: String?, field: String, default fallback: T, _ make: (String) -> T?
-    ) throws(LinkError) -> T where T.RawValue == String {
+    /// One of the cases of `T`, spelled exactly as its raw value, or `fallback` when the parameter is absent.
+    static func choice<T: RawRepresentable & CaseIterable>(_ value: String?, field: String, default fallback: T)
+        throws(LinkError) -> T where T.RawValue == String
+    {
         guard let value else { return fallback }
-        guard let choice = make(value) else {
+        guard let choice = T(rawValue: value) else {
             throw LinkError(
                 .invalidRequest,
                 "Parameter '\(field)' must be one of \(T.allCases.map(\.rawValue).joined(separator: ", "))",

@@ -43,14 +43,12 @@ public struct QRRequest: Sendable, Hashable {
         for (key, value) in items where ["url", "format", "size", "margin", "ecc"].contains(key) {
             values[key] = value
         }
-        let format = try QRRequest.choice(values["format"], field: "format", default: QRFormat.svg) {
-            QRFormat(rawValue: $0.lowercased())
-        }
-        let size = try QRRequest.integer(values["size"], field: "size", in: QRRequest.sizeRange, default: 512)
-        let margin = try QRRequest.integer(values["margin"], field: "margin", in: QRRequest.marginRange, default: 4)
-        let ecc = try QRRequest.choice(values["ecc"], field: "ecc", default: QRErrorCorrection.medium) {
-            QRErrorCorrection(letter: $0)
-        }
+        let format = try QRRequest.choice(values["format"], field: "format", default: QRFormat.svg)
+        let size = try QRRequest.integer(
+            values["size"], field: "size", in: QRRequest.sizeRange, default: QRRequest.defaultSize)
+        let margin = try QRRequest.integer(
+            values["margin"], field: "margin", in: QRRequest.marginRange, default: QRRequest.defaultMargin)
+        let ecc = try QRRequest.choice(values["ecc"], field: "ecc", default: QRErrorCorrection.medium)
         let url = try QRRequest.absoluteURL(values["url"], linkHost: linkHost)
         try QRRequest.checkCapacity(url, errorCorrection: ecc)
         self.init(url: url, format: format, size: size, margin: margin, errorCorrection: ecc)

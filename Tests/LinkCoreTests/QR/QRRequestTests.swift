@@ -26,7 +26,7 @@ import Testing
             QRRequest(url: "https://Example.com/Users/42?tab=Posts", size: 2048, margin: 16, errorCorrection: .high)
         ),
         (
-            "url=http%3A%2F%2Fx.io%2F%25E6%25B8%2585&ecc=q&format=SVG", nil,
+            "url=http%3A%2F%2Fx.io%2F%25E6%25B8%2585&ecc=Q&format=svg", nil,
             QRRequest(url: "http://x.io/%E6%B8%85", errorCorrection: .quartile)
         ),
         ("url=HTTPS%3A%2F%2Fx.io", nil, QRRequest(url: "HTTPS://x.io")),
@@ -61,6 +61,8 @@ import Testing
         ("url=https://x.io&format=", .invalidRequest, "format"),
         ("url=https://x.io&ecc=X", .invalidRequest, "ecc"),
         ("url=https://x.io&ecc=LM", .invalidRequest, "ecc"),
+        ("url=https://x.io&ecc=m", .invalidRequest, "ecc"),
+        ("url=https://x.io&format=PNG", .invalidRequest, "format"),
         ("url=https://x.io&size=63", .invalidRequest, "size"),
         ("url=https://x.io&size=2049", .invalidRequest, "size"),
         ("url=https://x.io&size=-100", .invalidRequest, "size"),
