@@ -1,5 +1,6 @@
 import Foundation
 import LinkCore
+import Synchronization
 import Testing
 
 @testable import LinkServer
@@ -181,6 +182,33 @@ import Testing
                 #expect(reply.errorCode == code, "\(query)")
                 #expect(reply.errorDetails?["field"] == .string(field), "\(query)")
                 #expect(reply.header("ETag") == nil)
+            }
+        }
+    }
+
+    /// libqrencode and libpng on several MHD threads at once: every image is the one asked for.
+    @Test func concurrentRequestsGetTheirOwnImages() throws {
+        try withServer({ $0.server.threads = 4 }) { (server) throws in
+            let port = server.port
+            let images = Mutex<[String: [UInt8]]>([:])
+            let done = DispatchGroup()
+            for thread in 0..<4 {
+                done.enter()
+                Thread.detachNewThread {
+                    defer { done.leave() }
+                    let client = HTTPClient(port: port)
+                    for request in 0..<6 {
+                        let url = "https://x.io/T\(thread)/R\(request)?q=\(String(repeating: "z", count: thread * 40))"
+                        let reply = try? client.get(Self.target(url, "format=png&size=200&ecc=Q"))
+                        images.withLock { $0[url] = reply?.status == 200 ? reply?.body : [] }
+                    }
+                }
+            }
+            done.wait()
+            let collected = images.withLock { $0 }
+            #expect(collected.count == 24)
+            for (url, png) in collected {
+                #expect(try QRDecoder.decode(png: png) == url)
             }
         }
     }
