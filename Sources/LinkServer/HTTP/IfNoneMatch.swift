@@ -1,4 +1,5 @@
-/// `If-None-Match` (RFC 9110 §13.1.2) for GET: whether the client already holds the representation.
+/// `If-None-Match` (RFC 9110 §13.1.2) for GET: whether the client already holds the representation (QR codes,
+/// association files).
 enum IfNoneMatch {
     /// Whether `header` names `entityTag` (a quoted strong tag such as `"0a1b"`) or is `*`. Comparison is weak, as
     /// the RFC asks for this header: `W/"0a1b"` also matches. An absent or malformed header matches nothing.
