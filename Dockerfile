@@ -3,7 +3,7 @@
 ARG SWIFT_IMAGE=swift:6.1-bookworm
 FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev pkg-config \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libqrencode-dev libpng-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -17,7 +17,7 @@ RUN swift build -c release --product LinkServer --static-swift-stdlib \
 # Run: slim Debian with only the C libraries the binary links, as a non-root user.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 curl ca-certificates \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libqrencode4 libpng16-16 curl ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 linkserver \
     && useradd --system --uid 10001 --gid 10001 --home-dir /var/lib/linkserver --create-home linkserver \

@@ -23,6 +23,16 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
         .target(
             name: "LinkCore",
             dependencies: [
@@ -37,6 +47,8 @@ let package = Package(
             name: "LinkServer",
             dependencies: [
                 "CMicroHTTPD",
+                "CPNG",
+                "CQREncode",
                 "LinkCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -66,6 +66,7 @@ final class Application: Sendable {
         endpoints += SlotEndpoints(board: slots).endpoints
         clicks = ClickLedger(store: store, logger: logger)
         endpoints += StatsEndpoints(ledger: clicks, routes: routes).endpoints
+        endpoints += QREndpoints(linkHost: QRRequest.linkHost(from: config.linkHosts)).endpoints
         links = LinkEngine(
             settings: config.links, routes: routes, store: store, clicks: clicks, bus: bus, logger: logger)
         let appEndpoints = AppLinkEndpoints(engine: links, auth: auth).endpoints

@@ -105,17 +105,10 @@ final class LinksService: RequestHandler {
             return page(404, LinkPage.message(title: "Not found", text: "No app is configured for this file."))
         }
         let headers = [("Content-Type", "application/json"), ("Cache-Control", "max-age=300"), ("ETag", file.etag)]
-        if let match = request.headers["if-none-match"], LinksService.matches(match, file.etag) {
+        if IfNoneMatch.matches(request.headers["if-none-match"], entityTag: file.etag) {
             return Response(status: 304, headers: Array(headers.dropFirst()))
         }
         return Response(status: 200, headers: headers, body: file.body)
-    }
-
-    static func matches(_ header: String, _ etag: String) -> Bool {
-        header.split(separator: ",").contains { part in
-            let tag = part.trimmingSpaces
-            return tag == "*" || tag == etag || tag == "W/" + etag
-        }
     }
 
     /// The `Host` header without its port, lower-cased (`[::1]:8081` → `::1`).
