@@ -68,7 +68,8 @@ final class Application: Sendable {
         endpoints += StatsEndpoints(ledger: clicks, routes: routes).endpoints
         endpoints += QREndpoints(linkHost: QRRequest.linkHost(from: config.linkHosts)).endpoints
         links = LinkEngine(
-            settings: config.links, routes: routes, store: store, clicks: clicks, bus: bus, logger: logger)
+            settings: config.links, routes: routes, store: store, clicks: clicks, bus: bus, logger: logger,
+            metrics: metrics)
         let appEndpoints = AppLinkEndpoints(engine: links, auth: auth).endpoints
         endpoints += appEndpoints
         if config.links.enabled {

@@ -11,11 +11,13 @@ final class LinkEngine: Sendable {
     let bus: EventBus
     let logger: Logger
     let decider: ClickDecider
+    private let metrics: ServiceMetrics?
 
     init(
         settings: LinksSettings, routes: RouteRegistry, store: any Store, clicks: ClickLedger, bus: EventBus,
-        logger: Logger
+        logger: Logger, metrics: ServiceMetrics? = nil
     ) {
+        self.metrics = metrics
         self.settings = settings
         self.routes = routes
         self.store = store
@@ -45,6 +47,7 @@ final class LinkEngine: Sendable {
         let decision = decider.decide(
             .init(facts: facts, lsp: lsp, now: now, counted: counted, clicksCounted: clicksCounted, token: token),
             resolver: resolver)
+        metrics?.recordLinkDecision(decision.kind.rawValue, platform: facts.bot?.rawValue ?? decision.platform)
         guard decision.kind != .platformCheck else { return decision }
         if decision.tokenUsed, let resolution = decision.resolution {
             var facts = facts
@@ -57,6 +60,10 @@ final class LinkEngine: Sendable {
             record(decision, facts: facts, kind: facts.bot == nil ? .click : .bot, now: now)
         }
         return decision
+    }
+
+    func recordMetric(_ decision: String, platform: String) {
+        metrics?.recordLinkDecision(decision, platform: platform)
     }
 
     /// Whether `route`'s link is outside its window or past `maxClicks`; with `countingClick`, a click within the
