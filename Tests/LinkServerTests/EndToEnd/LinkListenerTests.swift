@@ -365,6 +365,18 @@ import Testing
         }
     }
 
+    @Test func aRouteWriteThatOutgrowsApplesLimitIsRefused() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            let routes: [JSONValue] = (0..<5_000).map { ["path": .string("/p\($0)/:id"), "name": .string("r\($0)")] }
+            let reply = try server.client().request("PUT", "/v1/routes", json: ["routes": .array(routes)])
+            #expect(reply.status == 422)
+            #expect(reply.errorCode == "association_too_large")
+            #expect(reply.errorDetails?["limit"] == 131_072)
+            #expect((reply.errorDetails?["bytes"]?.intValue ?? 0) > 131_072)
+            #expect(try server.client().get("/v1/routes").json?["routes"]?.arrayValue?.count == 0)
+        }
+    }
+
     @Test func iosLandingPageCarriesTheTokenInTheCopiedLink() throws {
         try withServer({ Self.configure(&$0, landing: true) }) { (server) throws in
             #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
