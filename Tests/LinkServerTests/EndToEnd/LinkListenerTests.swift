@@ -244,6 +244,24 @@ import Testing
         }
     }
 
+    @Test func aBurstOfTenThousandRandomClaimsLeavesTheServerHealthy() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            let results = ConcurrentResults()
+            let port = server.port
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                let client = HTTPClient(port: port)
+                var unknown = 0
+                for _ in 0..<2_500 {
+                    let claim = try? client.post("/v1/deferred/claim", ["token": .string(DeferredTokens.newToken())])
+                    if claim?.errorCode == "unknown_token" { unknown += 1 }
+                }
+                results.add(String(unknown))
+            }
+            #expect(results.values.compactMap(Int.init).reduce(0, +) == 10_000)
+            #expect(try server.client().get("/healthz").status == 200)
+        }
+    }
+
     @Test func oddTokensAndOddRequestsGetClearAnswers() throws {
         try withServer({ Self.configure(&$0) }) { (server) throws in
             let api = server.client()
