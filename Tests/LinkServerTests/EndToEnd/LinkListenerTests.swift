@@ -300,6 +300,9 @@ import Testing
             let subscription = try api.post(
                 "/v1/events/subscriptions", ["events": [["path": "/links/clicks/:route", "name": "linkClick"]]])
             let id = try #require(subscription.json?["id"]?.stringValue)
+            // A counted click, an unmatched bot (counted, never emitted), then an app open.
+            #expect(try get(links(server), "/users/8", agent: Self.windows).status == 302)
+            #expect(try get(links(server), "/nothing", agent: Self.google).status == 404)
             let open = try links(server).post(
                 "/v1/links/opens", ["url": "https://links.example.com/users/9", "platform": "android"],
                 headers: ["Host": "links.example.com"])
@@ -307,7 +310,16 @@ import Testing
             #expect(open.json?["decision"] == "open")
             #expect(open.json?["resolution"]?["location"] == "/users/9")
             let events = try api.get("/v1/events/subscriptions/\(id)?after=0&wait=5")
-            let event = try #require(events.json?["events"]?.arrayValue?.first)
+            let list = events.json?["events"]?.arrayValue ?? []
+            #expect(list.count == 2)
+            let click = try #require(list.first)
+            #expect(click["location"] == "/links/clicks/user")
+            #expect(
+                click["extra"] == [
+                    "platform": "desktop", "bot": false, "location": "/users/8",
+                    "target": "https://www.example.com/u/8", "decision": "redirect", "via": "click",
+                ])
+            let event = try #require(list.last)
             #expect(event["location"] == "/links/clicks/user")
             #expect(event["extra"]?["via"] == "app")
             #expect(event["extra"]?["decision"] == "open")
