@@ -12,7 +12,7 @@ const series = [
 export function dayChart(byDay) {
   const width = 720, height = 220, left = 36, bottom = 24, top = 8;
   const max = Math.max(1, ...byDay.map((d) => d.clicks + d.opens + d.bots));
-  const step = (width - left) / Math.max(1, byDay.length);
+  const step = (width - left - 20) / Math.max(1, byDay.length);
   const barWidth = Math.max(2, step * 0.7);
   const scale = (value) => (value / max) * (height - top - bottom);
   const ticks = [0, Math.ceil(max / 2), max].filter((v, i, all) => all.indexOf(v) === i);
