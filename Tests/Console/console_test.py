@@ -7,6 +7,7 @@ protocol), and checks each view through the page the way a person would use it: 
 pressing buttons, reading what is shown. Saves a screenshot of every view at 1440 and 360 pixels wide into
 $CONSOLE_SCREENSHOTS. Exits 1 on the first failed check, with the page's text, the browser log and the server log.
 """
+import base64
 import json
 import os
 import re
@@ -167,8 +168,15 @@ class Console:
         self.find("#login-submit").click()
 
     def shot(self, name):
+        """The whole page, not only the window (Chromium's Page.captureScreenshot beyond the viewport)."""
         os.makedirs(SHOTS, exist_ok=True)
-        self.driver.save_screenshot(os.path.join(SHOTS, f"{name}.png"))
+        size = self.driver.execute_script(
+            "return [Math.max(window.innerWidth, document.documentElement.scrollWidth), document.documentElement.scrollHeight]")
+        image = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": size[0], "height": min(size[1], 6000), "scale": 1}})
+        with open(os.path.join(SHOTS, f"{name}.png"), "wb") as file:
+            file.write(base64.b64decode(image["data"]))
 
     def browser_errors(self):
         return [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"
