@@ -20,7 +20,7 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -138,7 +138,10 @@ class Console:
 
     def wait(self, condition, what, timeout=10):
         try:
-            return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(lambda _: condition())
+            # The page replaces what it re-renders: an element read a moment ago may be gone; read again.
+            return WebDriverWait(
+                self.driver, timeout, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException]
+            ).until(lambda _: condition())
         except TimeoutException:
             raise AssertionError(f"timed out waiting for {what}") from None
 
