@@ -59,7 +59,7 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.copy("Resources/openapi.json")]
+            resources: [.copy("Resources/openapi.json"), .copy("Resources/console")]
         ),
         .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore"]),
         .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "LinkCore"]),

@@ -72,6 +72,11 @@ final class Application: Sendable {
             metrics: metrics)
         let appEndpoints = AppLinkEndpoints(engine: links, auth: auth).endpoints
         endpoints += appEndpoints
+        endpoints +=
+            LinkInspectionEndpoints(
+                engine: links, association: association, linkHost: QRRequest.linkHost(from: config.linkHosts)
+            ).endpoints
+        endpoints += ConsoleEndpoints().endpoints
         if config.links.enabled {
             var settings = config.server
             settings.port = config.links.port
