@@ -278,48 +278,93 @@ extension Components {
         /// A guard or redirect rule: exactly one of `action` (intercept → 403 `intercepted`) or `to`. `when` is a JSONLogic expression over `{location, path, params, query, context, route}`; absent means always.
         ///
         /// - Remark: Generated from `#/components/schemas/RedirectRule`.
-        internal enum RedirectRule: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/RedirectRule/case1`.
-            internal struct Case1Payload: Codable, Hashable, Sendable {
-                /// Creates a new `Case1Payload`.
-                internal init() {}
+        internal struct RedirectRule: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RedirectRule/when`.
+            internal var when: Components.Schemas.JSONLogic?
+            /// - Remark: Generated from `#/components/schemas/RedirectRule/action`.
+            internal enum ActionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case intercept = "intercept"
             }
-            /// - Remark: Generated from `#/components/schemas/RedirectRule/case1`.
-            case case1(Components.Schemas.RedirectRule.Case1Payload)
-            /// - Remark: Generated from `#/components/schemas/RedirectRule/case2`.
-            internal struct Case2Payload: Codable, Hashable, Sendable {
-                /// Creates a new `Case2Payload`.
-                internal init() {}
+            /// - Remark: Generated from `#/components/schemas/RedirectRule/action`.
+            internal var action: Components.Schemas.RedirectRule.ActionPayload?
+            /// - Remark: Generated from `#/components/schemas/RedirectRule/to`.
+            internal enum ToPayload: Codable, Hashable, Sendable {
+                /// A location template: `{param}` is a path parameter of the current match, `{location}` the current location (path + query).
+                ///
+                /// - Remark: Generated from `#/components/schemas/RedirectRule/to/case1`.
+                case case1(Swift.String)
+                /// - Remark: Generated from `#/components/schemas/RedirectRule/to/case2`.
+                case RedirectTarget(Components.Schemas.RedirectTarget)
+                internal init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .RedirectTarget(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .case1(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    case let .RedirectTarget(value):
+                        try value.encode(to: encoder)
+                    }
+                }
             }
-            /// - Remark: Generated from `#/components/schemas/RedirectRule/case2`.
-            case case2(Components.Schemas.RedirectRule.Case2Payload)
+            /// - Remark: Generated from `#/components/schemas/RedirectRule/to`.
+            internal var to: Components.Schemas.RedirectRule.ToPayload?
+            /// Creates a new `RedirectRule`.
+            ///
+            /// - Parameters:
+            ///   - when:
+            ///   - action:
+            ///   - to:
+            internal init(
+                when: Components.Schemas.JSONLogic? = nil,
+                action: Components.Schemas.RedirectRule.ActionPayload? = nil,
+                to: Components.Schemas.RedirectRule.ToPayload? = nil
+            ) {
+                self.when = when
+                self.action = action
+                self.to = to
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case when
+                case action
+                case to
+            }
             internal init(from decoder: any Swift.Decoder) throws {
-                var errors: [any Swift.Error] = []
-                do {
-                    self = .case1(try .init(from: decoder))
-                    return
-                } catch {
-                    errors.append(error)
-                }
-                do {
-                    self = .case2(try .init(from: decoder))
-                    return
-                } catch {
-                    errors.append(error)
-                }
-                throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                    type: Self.self,
-                    codingPath: decoder.codingPath,
-                    errors: errors
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.when = try container.decodeIfPresent(
+                    Components.Schemas.JSONLogic.self,
+                    forKey: .when
                 )
-            }
-            internal func encode(to encoder: any Swift.Encoder) throws {
-                switch self {
-                case let .case1(value):
-                    try value.encode(to: encoder)
-                case let .case2(value):
-                    try value.encode(to: encoder)
-                }
+                self.action = try container.decodeIfPresent(
+                    Components.Schemas.RedirectRule.ActionPayload.self,
+                    forKey: .action
+                )
+                self.to = try container.decodeIfPresent(
+                    Components.Schemas.RedirectRule.ToPayload.self,
+                    forKey: .to
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "when",
+                    "action",
+                    "to"
+                ])
             }
         }
         /// A route definition tree (API.md §3). Unknown fields are rejected (400 `invalid_request`).
@@ -692,6 +737,8 @@ extension Components {
             internal var caseInsensitive: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Route/redirect`.
             internal var redirect: [Components.Schemas.RedirectRule]
+            /// - Remark: Generated from `#/components/schemas/Route/link`.
+            internal var link: OpenAPIRuntime.OpenAPIValueContainer
             /// Creates a new `Route`.
             ///
             /// - Parameters:
@@ -705,6 +752,7 @@ extension Components {
             ///   - sameRoute:
             ///   - caseInsensitive:
             ///   - redirect:
+            ///   - link:
             internal init(
                 name: Swift.String? = nil,
                 pattern: Swift.String,
@@ -715,7 +763,8 @@ extension Components {
                 presentation: Swift.String? = nil,
                 sameRoute: Components.Schemas.Route.SameRoutePayload,
                 caseInsensitive: Swift.Bool,
-                redirect: [Components.Schemas.RedirectRule]
+                redirect: [Components.Schemas.RedirectRule],
+                link: OpenAPIRuntime.OpenAPIValueContainer
             ) {
                 self.name = name
                 self.pattern = pattern
@@ -727,6 +776,7 @@ extension Components {
                 self.sameRoute = sameRoute
                 self.caseInsensitive = caseInsensitive
                 self.redirect = redirect
+                self.link = link
             }
             internal enum CodingKeys: String, CodingKey {
                 case name
@@ -739,6 +789,7 @@ extension Components {
                 case sameRoute
                 case caseInsensitive
                 case redirect
+                case link
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -782,6 +833,10 @@ extension Components {
                     [Components.Schemas.RedirectRule].self,
                     forKey: .redirect
                 )
+                self.link = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: .link
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "name",
                     "pattern",
@@ -792,7 +847,8 @@ extension Components {
                     "presentation",
                     "sameRoute",
                     "caseInsensitive",
-                    "redirect"
+                    "redirect",
+                    "link"
                 ])
             }
         }
@@ -1470,214 +1526,206 @@ extension Components {
         /// Exactly one of `value` (any JSON, `null` included) or `compute` (JSONLogic over `{params, query, location}`).
         ///
         /// - Remark: Generated from `#/components/schemas/ResourceCreate`.
-        internal enum ResourceCreate: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/ResourceCreate/case1`.
-            internal struct Case1Payload: Codable, Hashable, Sendable {
-                /// Creates a new `Case1Payload`.
-                internal init() {}
+        internal struct ResourceCreate: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ResourceCreate/path`.
+            internal var path: Components.Schemas.Pattern
+            /// - Remark: Generated from `#/components/schemas/ResourceCreate/name`.
+            internal var name: Components.Schemas.Name?
+            /// Any JSON; `null` is a value.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ResourceCreate/value`.
+            internal var value: OpenAPIRuntime.OpenAPIValueContainer?
+            /// - Remark: Generated from `#/components/schemas/ResourceCreate/compute`.
+            internal var compute: Components.Schemas.JSONLogic?
+            /// - Remark: Generated from `#/components/schemas/ResourceCreate/onExists`.
+            internal enum OnExistsPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case fail = "fail"
+                case keep = "keep"
+                case replace = "replace"
             }
-            /// - Remark: Generated from `#/components/schemas/ResourceCreate/case1`.
-            case case1(Components.Schemas.ResourceCreate.Case1Payload)
-            /// - Remark: Generated from `#/components/schemas/ResourceCreate/case2`.
-            internal struct Case2Payload: Codable, Hashable, Sendable {
-                /// Creates a new `Case2Payload`.
-                internal init() {}
+            /// - Remark: Generated from `#/components/schemas/ResourceCreate/onExists`.
+            internal var onExists: Components.Schemas.ResourceCreate.OnExistsPayload?
+            /// Creates a new `ResourceCreate`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - name:
+            ///   - value: Any JSON; `null` is a value.
+            ///   - compute:
+            ///   - onExists:
+            internal init(
+                path: Components.Schemas.Pattern,
+                name: Components.Schemas.Name? = nil,
+                value: OpenAPIRuntime.OpenAPIValueContainer? = nil,
+                compute: Components.Schemas.JSONLogic? = nil,
+                onExists: Components.Schemas.ResourceCreate.OnExistsPayload? = nil
+            ) {
+                self.path = path
+                self.name = name
+                self.value = value
+                self.compute = compute
+                self.onExists = onExists
             }
-            /// - Remark: Generated from `#/components/schemas/ResourceCreate/case2`.
-            case case2(Components.Schemas.ResourceCreate.Case2Payload)
+            internal enum CodingKeys: String, CodingKey {
+                case path
+                case name
+                case value
+                case compute
+                case onExists
+            }
             internal init(from decoder: any Swift.Decoder) throws {
-                var errors: [any Swift.Error] = []
-                do {
-                    self = .case1(try .init(from: decoder))
-                    return
-                } catch {
-                    errors.append(error)
-                }
-                do {
-                    self = .case2(try .init(from: decoder))
-                    return
-                } catch {
-                    errors.append(error)
-                }
-                throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                    type: Self.self,
-                    codingPath: decoder.codingPath,
-                    errors: errors
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.path = try container.decode(
+                    Components.Schemas.Pattern.self,
+                    forKey: .path
                 )
-            }
-            internal func encode(to encoder: any Swift.Encoder) throws {
-                switch self {
-                case let .case1(value):
-                    try value.encode(to: encoder)
-                case let .case2(value):
-                    try value.encode(to: encoder)
-                }
+                self.name = try container.decodeIfPresent(
+                    Components.Schemas.Name.self,
+                    forKey: .name
+                )
+                self.value = try container.decodeIfPresent(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: .value
+                )
+                self.compute = try container.decodeIfPresent(
+                    Components.Schemas.JSONLogic.self,
+                    forKey: .compute
+                )
+                self.onExists = try container.decodeIfPresent(
+                    Components.Schemas.ResourceCreate.OnExistsPayload.self,
+                    forKey: .onExists
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "path",
+                    "name",
+                    "value",
+                    "compute",
+                    "onExists"
+                ])
             }
         }
         /// Exactly one of `path` (the registered pattern; parameter names may differ) or `name`, and exactly one of `value` or `compute`.
         ///
         /// - Remark: Generated from `#/components/schemas/ResourceUpdate`.
         internal struct ResourceUpdate: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/ResourceUpdate/value1`.
-            internal enum Value1Payload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/ResourceUpdate/value1/case1`.
-                internal struct Case1Payload: Codable, Hashable, Sendable {
-                    /// Creates a new `Case1Payload`.
-                    internal init() {}
-                }
-                /// - Remark: Generated from `#/components/schemas/ResourceUpdate/value1/case1`.
-                case case1(Components.Schemas.ResourceUpdate.Value1Payload.Case1Payload)
-                /// - Remark: Generated from `#/components/schemas/ResourceUpdate/value1/case2`.
-                internal struct Case2Payload: Codable, Hashable, Sendable {
-                    /// Creates a new `Case2Payload`.
-                    internal init() {}
-                }
-                /// - Remark: Generated from `#/components/schemas/ResourceUpdate/value1/case2`.
-                case case2(Components.Schemas.ResourceUpdate.Value1Payload.Case2Payload)
-                internal init(from decoder: any Swift.Decoder) throws {
-                    var errors: [any Swift.Error] = []
-                    do {
-                        self = .case1(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .case2(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                        type: Self.self,
-                        codingPath: decoder.codingPath,
-                        errors: errors
-                    )
-                }
-                internal func encode(to encoder: any Swift.Encoder) throws {
-                    switch self {
-                    case let .case1(value):
-                        try value.encode(to: encoder)
-                    case let .case2(value):
-                        try value.encode(to: encoder)
-                    }
-                }
-            }
-            /// - Remark: Generated from `#/components/schemas/ResourceUpdate/value1`.
-            internal var value1: Components.Schemas.ResourceUpdate.Value1Payload
-            /// - Remark: Generated from `#/components/schemas/ResourceUpdate/value2`.
-            internal enum Value2Payload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/ResourceUpdate/value2/case1`.
-                internal struct Case1Payload: Codable, Hashable, Sendable {
-                    /// Creates a new `Case1Payload`.
-                    internal init() {}
-                }
-                /// - Remark: Generated from `#/components/schemas/ResourceUpdate/value2/case1`.
-                case case1(Components.Schemas.ResourceUpdate.Value2Payload.Case1Payload)
-                /// - Remark: Generated from `#/components/schemas/ResourceUpdate/value2/case2`.
-                internal struct Case2Payload: Codable, Hashable, Sendable {
-                    /// Creates a new `Case2Payload`.
-                    internal init() {}
-                }
-                /// - Remark: Generated from `#/components/schemas/ResourceUpdate/value2/case2`.
-                case case2(Components.Schemas.ResourceUpdate.Value2Payload.Case2Payload)
-                internal init(from decoder: any Swift.Decoder) throws {
-                    var errors: [any Swift.Error] = []
-                    do {
-                        self = .case1(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .case2(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                        type: Self.self,
-                        codingPath: decoder.codingPath,
-                        errors: errors
-                    )
-                }
-                internal func encode(to encoder: any Swift.Encoder) throws {
-                    switch self {
-                    case let .case1(value):
-                        try value.encode(to: encoder)
-                    case let .case2(value):
-                        try value.encode(to: encoder)
-                    }
-                }
-            }
-            /// - Remark: Generated from `#/components/schemas/ResourceUpdate/value2`.
-            internal var value2: Components.Schemas.ResourceUpdate.Value2Payload
+            /// - Remark: Generated from `#/components/schemas/ResourceUpdate/path`.
+            internal var path: Components.Schemas.Pattern?
+            /// - Remark: Generated from `#/components/schemas/ResourceUpdate/name`.
+            internal var name: Components.Schemas.Name?
+            /// Any JSON; `null` is a value.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ResourceUpdate/value`.
+            internal var value: OpenAPIRuntime.OpenAPIValueContainer?
+            /// - Remark: Generated from `#/components/schemas/ResourceUpdate/compute`.
+            internal var compute: Components.Schemas.JSONLogic?
+            /// Fail with 412 `revision_mismatch` unless the resource's revision is this.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ResourceUpdate/ifRevision`.
+            internal var ifRevision: Swift.Int?
             /// Creates a new `ResourceUpdate`.
             ///
             /// - Parameters:
-            ///   - value1:
-            ///   - value2:
+            ///   - path:
+            ///   - name:
+            ///   - value: Any JSON; `null` is a value.
+            ///   - compute:
+            ///   - ifRevision: Fail with 412 `revision_mismatch` unless the resource's revision is this.
             internal init(
-                value1: Components.Schemas.ResourceUpdate.Value1Payload,
-                value2: Components.Schemas.ResourceUpdate.Value2Payload
+                path: Components.Schemas.Pattern? = nil,
+                name: Components.Schemas.Name? = nil,
+                value: OpenAPIRuntime.OpenAPIValueContainer? = nil,
+                compute: Components.Schemas.JSONLogic? = nil,
+                ifRevision: Swift.Int? = nil
             ) {
-                self.value1 = value1
-                self.value2 = value2
+                self.path = path
+                self.name = name
+                self.value = value
+                self.compute = compute
+                self.ifRevision = ifRevision
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case path
+                case name
+                case value
+                case compute
+                case ifRevision
             }
             internal init(from decoder: any Swift.Decoder) throws {
-                self.value1 = try .init(from: decoder)
-                self.value2 = try .init(from: decoder)
-            }
-            internal func encode(to encoder: any Swift.Encoder) throws {
-                try self.value1.encode(to: encoder)
-                try self.value2.encode(to: encoder)
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.path = try container.decodeIfPresent(
+                    Components.Schemas.Pattern.self,
+                    forKey: .path
+                )
+                self.name = try container.decodeIfPresent(
+                    Components.Schemas.Name.self,
+                    forKey: .name
+                )
+                self.value = try container.decodeIfPresent(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: .value
+                )
+                self.compute = try container.decodeIfPresent(
+                    Components.Schemas.JSONLogic.self,
+                    forKey: .compute
+                )
+                self.ifRevision = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .ifRevision
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "path",
+                    "name",
+                    "value",
+                    "compute",
+                    "ifRevision"
+                ])
             }
         }
         /// A registered resource: exactly one of `value` or `compute`.
         ///
         /// - Remark: Generated from `#/components/schemas/Resource`.
-        internal enum Resource: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/Resource/case1`.
-            internal struct Case1Payload: Codable, Hashable, Sendable {
-                /// Creates a new `Case1Payload`.
-                internal init() {}
+        internal struct Resource: Codable, Hashable, Sendable {
+            /// The registered pattern.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Resource/path`.
+            internal var path: Swift.String
+            /// The name, or null when it has none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Resource/name`.
+            internal var name: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Resource/revision`.
+            internal var revision: Components.Schemas.Revision
+            /// - Remark: Generated from `#/components/schemas/Resource/value`.
+            internal var value: Components.Schemas.JSONValue?
+            /// - Remark: Generated from `#/components/schemas/Resource/compute`.
+            internal var compute: Components.Schemas.JSONLogic?
+            /// Creates a new `Resource`.
+            ///
+            /// - Parameters:
+            ///   - path: The registered pattern.
+            ///   - name: The name, or null when it has none.
+            ///   - revision:
+            ///   - value:
+            ///   - compute:
+            internal init(
+                path: Swift.String,
+                name: Swift.String? = nil,
+                revision: Components.Schemas.Revision,
+                value: Components.Schemas.JSONValue? = nil,
+                compute: Components.Schemas.JSONLogic? = nil
+            ) {
+                self.path = path
+                self.name = name
+                self.revision = revision
+                self.value = value
+                self.compute = compute
             }
-            /// - Remark: Generated from `#/components/schemas/Resource/case1`.
-            case case1(Components.Schemas.Resource.Case1Payload)
-            /// - Remark: Generated from `#/components/schemas/Resource/case2`.
-            internal struct Case2Payload: Codable, Hashable, Sendable {
-                /// Creates a new `Case2Payload`.
-                internal init() {}
-            }
-            /// - Remark: Generated from `#/components/schemas/Resource/case2`.
-            case case2(Components.Schemas.Resource.Case2Payload)
-            internal init(from decoder: any Swift.Decoder) throws {
-                var errors: [any Swift.Error] = []
-                do {
-                    self = .case1(try .init(from: decoder))
-                    return
-                } catch {
-                    errors.append(error)
-                }
-                do {
-                    self = .case2(try .init(from: decoder))
-                    return
-                } catch {
-                    errors.append(error)
-                }
-                throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                    type: Self.self,
-                    codingPath: decoder.codingPath,
-                    errors: errors
-                )
-            }
-            internal func encode(to encoder: any Swift.Encoder) throws {
-                switch self {
-                case let .case1(value):
-                    try value.encode(to: encoder)
-                case let .case2(value):
-                    try value.encode(to: encoder)
-                }
+            internal enum CodingKeys: String, CodingKey {
+                case path
+                case name
+                case revision
+                case value
+                case compute
             }
         }
         /// - Remark: Generated from `#/components/schemas/ResourceList`.
@@ -1811,57 +1859,40 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/EventTypeRef`.
         internal struct EventTypeRef: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/EventTypeRef/value1`.
-            internal struct Value1Payload: Codable, Hashable, Sendable {
-                /// Creates a new `Value1Payload`.
-                internal init() {}
-            }
-            /// - Remark: Generated from `#/components/schemas/EventTypeRef/value1`.
-            internal var value1: Components.Schemas.EventTypeRef.Value1Payload?
-            /// - Remark: Generated from `#/components/schemas/EventTypeRef/value2`.
-            internal struct Value2Payload: Codable, Hashable, Sendable {
-                /// Creates a new `Value2Payload`.
-                internal init() {}
-            }
-            /// - Remark: Generated from `#/components/schemas/EventTypeRef/value2`.
-            internal var value2: Components.Schemas.EventTypeRef.Value2Payload?
+            /// - Remark: Generated from `#/components/schemas/EventTypeRef/path`.
+            internal var path: Components.Schemas.Pattern?
+            /// - Remark: Generated from `#/components/schemas/EventTypeRef/name`.
+            internal var name: Components.Schemas.Name?
             /// Creates a new `EventTypeRef`.
             ///
             /// - Parameters:
-            ///   - value1:
-            ///   - value2:
+            ///   - path:
+            ///   - name:
             internal init(
-                value1: Components.Schemas.EventTypeRef.Value1Payload? = nil,
-                value2: Components.Schemas.EventTypeRef.Value2Payload? = nil
+                path: Components.Schemas.Pattern? = nil,
+                name: Components.Schemas.Name? = nil
             ) {
-                self.value1 = value1
-                self.value2 = value2
+                self.path = path
+                self.name = name
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case path
+                case name
             }
             internal init(from decoder: any Swift.Decoder) throws {
-                var errors: [any Swift.Error] = []
-                do {
-                    self.value1 = try .init(from: decoder)
-                } catch {
-                    errors.append(error)
-                }
-                do {
-                    self.value2 = try .init(from: decoder)
-                } catch {
-                    errors.append(error)
-                }
-                try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
-                    [
-                        self.value1,
-                        self.value2
-                    ],
-                    type: Self.self,
-                    codingPath: decoder.codingPath,
-                    errors: errors
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.path = try container.decodeIfPresent(
+                    Components.Schemas.Pattern.self,
+                    forKey: .path
                 )
-            }
-            internal func encode(to encoder: any Swift.Encoder) throws {
-                try self.value1?.encode(to: encoder)
-                try self.value2?.encode(to: encoder)
+                self.name = try container.decodeIfPresent(
+                    Components.Schemas.Name.self,
+                    forKey: .name
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "path",
+                    "name"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/SubscriptionCreate`.
@@ -2505,15 +2536,23 @@ extension Components {
             internal struct Case1Payload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/PresentResult/case1/presented`.
                 internal var presented: OpenAPIRuntime.OpenAPIValueContainer
+                /// - Remark: Generated from `#/components/schemas/PresentResult/case1/replaced`.
+                internal var replaced: OpenAPIRuntime.OpenAPIValueContainer
                 /// Creates a new `Case1Payload`.
                 ///
                 /// - Parameters:
                 ///   - presented:
-                internal init(presented: OpenAPIRuntime.OpenAPIValueContainer) {
+                ///   - replaced:
+                internal init(
+                    presented: OpenAPIRuntime.OpenAPIValueContainer,
+                    replaced: OpenAPIRuntime.OpenAPIValueContainer
+                ) {
                     self.presented = presented
+                    self.replaced = replaced
                 }
                 internal enum CodingKeys: String, CodingKey {
                     case presented
+                    case replaced
                 }
             }
             /// - Remark: Generated from `#/components/schemas/PresentResult/case1`.
@@ -2574,8 +2613,18 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/SlotState`.
         internal struct SlotState: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SlotState/current`.
+            internal var current: OpenAPIRuntime.OpenAPIValueContainer
             /// Creates a new `SlotState`.
-            internal init() {}
+            ///
+            /// - Parameters:
+            ///   - current:
+            internal init(current: OpenAPIRuntime.OpenAPIValueContainer) {
+                self.current = current
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case current
+            }
         }
         /// A UTC day, YYYY-MM-DD.
         ///

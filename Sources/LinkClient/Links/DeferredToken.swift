@@ -19,16 +19,25 @@ public enum DeferredToken {
             return nonEmpty(components.queryItems?.last { $0.name == "lst" }?.value)
         }
         // An install referrer is a form-encoded query string.
-        var referrer = URLComponents()
-        referrer.percentEncodedQuery = trimmed.replacingOccurrences(of: "+", with: "%20")
-        return nonEmpty(referrer.queryItems?.last { $0.name == "linkserver_token" }?.value)
+        return nonEmpty(formValue("linkserver_token", in: trimmed))
     }
 
     /// The link as clicked in an Android install referrer (`linkserver_link`), to resolve when the token is gone.
     public static func link(inReferrer referrer: String) -> String? {
-        var components = URLComponents()
-        components.percentEncodedQuery = referrer.replacingOccurrences(of: "+", with: "%20")
-        return nonEmpty(components.queryItems?.last { $0.name == "linkserver_link" }?.value)
+        nonEmpty(formValue("linkserver_link", in: referrer))
+    }
+
+    /// The last value of `key` in a form-encoded string (`a=1&b=2`, `+` for a space); `nil` when absent.
+    static func formValue(_ key: String, in text: String) -> String? {
+        var found: String?
+        for item in text.split(separator: "&") {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String? {
+                part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            }
+            if decode(parts[0]) == key { found = parts.count > 1 ? decode(parts[1]) : "" }
+        }
+        return found
     }
 
     private static func matches(_ host: String, _ pattern: String) -> Bool {

@@ -7,6 +7,11 @@ public struct Resolution: Sendable, Hashable, Codable {
     public struct RouteRef: Sendable, Hashable, Codable {
         public let name: String?
         public let pattern: String
+
+        public init(name: String?, pattern: String) {
+            self.name = name
+            self.pattern = pattern
+        }
     }
 
     /// One route of the matched chain, root → leaf.
@@ -22,6 +27,13 @@ public struct Resolution: Sendable, Hashable, Codable {
         public let to: String
         public let route: String?
         public let rule: Int
+
+        public init(from: String, to: String, route: String?, rule: Int) {
+            self.from = from
+            self.to = to
+            self.route = route
+            self.rule = rule
+        }
     }
 
     /// The final canonical location (path and query).

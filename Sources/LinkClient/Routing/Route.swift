@@ -5,7 +5,7 @@ public struct Route: Sendable, Hashable, Decodable {
     public let pattern: String
     /// `config` (read-only through the API) or `api`.
     public let source: String
-    /// The parent route's name, for a child.
+    /// The parent route's full pattern, for a child.
     public let parent: String?
     /// The path as written in the definition (relative for a child).
     public let path: String

@@ -11,29 +11,26 @@ extension LinkClient {
         if let payload { fields["payload"] = payload }
         if let ttl { fields["ttl"] = .number(Double(ttl)) }
         let body: Components.Schemas.PresentRequest = try JSONBridge.convert(JSONValue.object(fields))
-        let answer = try await wire.call("presentInSlot") { client in
-            try JSONBridge.convert(
+        return try await wire.call("presentInSlot") { client in
+            let answer = try JSONBridge.convert(
                 try await client.presentInSlot(path: .init(slot: slot), body: .json(body)).ok.body.json,
                 to: JSONValue.self)
+            if answer["presented"] == .bool(true) {
+                return .presented(replaced: try answer["replaced"]?.nonNull?.decode(PresentationSummary.self))
+            }
+            guard let current = answer["current"] else { throw JSONBridge.Missing(field: "current") }
+            return .refused(current: try current.decode(PresentationSummary.self))
         }
-        if answer["presented"] == .bool(true) {
-            let replaced = answer["replaced"].flatMap { $0.isNull ? nil : $0 }
-            return .presented(replaced: try replaced?.decode(PresentationSummary.self))
-        }
-        guard let current = answer["current"] else {
-            throw LinkTransportError(
-                kind: .invalidResponse, operation: "presentInSlot", underlying: JSONBridge.Missing(field: "current"))
-        }
-        return .refused(current: try current.decode(PresentationSummary.self))
     }
 
     /// What shows in a slot now, or `nil` when it is empty.
     public func presentation(in slot: String) async throws -> Presentation? {
-        let state = try await wire.call("getSlot") { client in
-            try JSONBridge.convert(try await client.getSlot(path: .init(slot: slot)).ok.body.json, to: JSONValue.self)
+        try await wire.call("getSlot") { client in
+            let state = try JSONBridge.convert(
+                try await client.getSlot(path: .init(slot: slot)).ok.body.json, to: JSONValue.self)
+            guard let current = state["current"]?.nonNull else { return nil }
+            return try current.decode(Presentation.self, decoder: JSONBridge.decoder)
         }
-        guard let current = state["current"], !current.isNull else { return nil }
-        return try current.decode(Presentation.self, decoder: JSONBridge.dateDecoder)
     }
 
     /// Dismisses what the app showed (the read token suffices); 404 `not_current` when `id` is no longer what

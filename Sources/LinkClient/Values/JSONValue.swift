@@ -46,6 +46,9 @@ public enum JSONValue: Sendable, Hashable {
     /// Whether this is `null`.
     public var isNull: Bool { self == .null }
 
+    /// This value, or `nil` when it is `null` (note that `nil` written where a `JSONValue` is expected is `.null`).
+    public var nonNull: JSONValue? { isNull ? Optional.none : self }
+
     /// Decodes this value into `type`, for instance an app's own `Destination` struct.
     public func decode<T: Decodable>(_ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) throws -> T {
         try decoder.decode(type, from: JSONEncoder().encode(self))

@@ -50,7 +50,7 @@ struct Wire: Sendable {
             case .cancelled: return LinkTransportError(kind: .cancelled, operation: operation, underlying: error)
             default: return LinkTransportError(kind: .connection, operation: operation, underlying: error)
             }
-        case is DecodingError, is EncodingError:
+        case is DecodingError, is EncodingError, is JSONBridge.Missing:
             return LinkTransportError(kind: .invalidResponse, operation: operation, underlying: error)
         default:
             // The runtime's own errors (an unexpected status or content type) mean an answer off the contract.
