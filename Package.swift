@@ -64,7 +64,7 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.copy("Resources/openapi.json")]
+            resources: [.copy("Resources/openapi.json"), .copy("Resources/console")]
         ),
         // The Swift client for apps and backend jobs: Foundation and the OpenAPI runtime only (API.md §14).
         .target(

@@ -68,9 +68,15 @@ final class Application: Sendable {
         endpoints += StatsEndpoints(ledger: clicks, routes: routes).endpoints
         endpoints += QREndpoints(linkHost: QRRequest.linkHost(from: config.linkHosts)).endpoints
         links = LinkEngine(
-            settings: config.links, routes: routes, store: store, clicks: clicks, bus: bus, logger: logger)
+            settings: config.links, routes: routes, store: store, clicks: clicks, bus: bus, logger: logger,
+            metrics: metrics)
         let appEndpoints = AppLinkEndpoints(engine: links, auth: auth).endpoints
         endpoints += appEndpoints
+        endpoints +=
+            LinkInspectionEndpoints(
+                engine: links, association: association, linkHost: QRRequest.linkHost(from: config.linkHosts)
+            ).endpoints
+        endpoints += ConsoleEndpoints().endpoints
         if config.links.enabled {
             var settings = config.server
             settings.port = config.links.port

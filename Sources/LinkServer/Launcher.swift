@@ -40,6 +40,9 @@ enum Launcher {
             return handler
         }
         let logger = Logger(label: "LinkServer")
+        // Catch SIGTERM and SIGINT before anything listens: a signal sent as soon as the first listener is logged
+        // must stop the process cleanly, not be lost between `SIG_IGN` and its dispatch source.
+        let termination = TerminationSignal()
         let application: Application
         do {
             application = try Application(config: config, logger: logger)
@@ -51,22 +54,30 @@ enum Launcher {
             logger.critical("start failed", metadata: ["error": "\(error)"])
             return 1
         }
-        waitForTerminationSignal()
+        termination.wait()
         application.shutdown()
         return 0
     }
+}
 
-    /// Blocks until SIGTERM or SIGINT arrives.
-    private static func waitForTerminationSignal() {
-        let received = DispatchSemaphore(value: 0)
-        var sources: [any DispatchSourceSignal] = []
+/// SIGTERM and SIGINT, caught from creation on; ``wait()`` returns once one arrived, however early. Created before
+/// the application starts, so no signal can arrive between the first listener and the handlers.
+final class TerminationSignal {
+    private let received = DispatchSemaphore(value: 0)
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
         for signalNumber in [SIGTERM, SIGINT] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { received.signal() }
+            source.setEventHandler { [received] in received.signal() }
             source.resume()
             sources.append(source)
         }
+    }
+
+    /// Blocks until SIGTERM or SIGINT arrives.
+    func wait() {
         received.wait()
         for source in sources { source.cancel() }
     }

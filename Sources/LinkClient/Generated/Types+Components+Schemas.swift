@@ -3143,5 +3143,98 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ClickDecision`.
+        internal struct ClickDecision: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ClickDecision/decision`.
+            internal enum DecisionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case redirect = "redirect"
+                case preview = "preview"
+                case landing = "landing"
+                case intent = "intent"
+                case platformCheck = "platform_check"
+                case notFound = "not_found"
+                case expired = "expired"
+            }
+            /// - Remark: Generated from `#/components/schemas/ClickDecision/decision`.
+            internal var decision: Components.Schemas.ClickDecision.DecisionPayload
+            /// The HTTP status the links listener answers the click with
+            ///
+            /// - Remark: Generated from `#/components/schemas/ClickDecision/status`.
+            internal var status: Swift.Int
+            /// Where the person is sent (a redirect's Location, the store of a landing or intent page)
+            ///
+            /// - Remark: Generated from `#/components/schemas/ClickDecision/target`.
+            internal var target: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ClickDecision/platform`.
+            internal enum PlatformPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case ios = "ios"
+                case android = "android"
+                case desktop = "desktop"
+                case ambiguous = "ambiguous"
+            }
+            /// - Remark: Generated from `#/components/schemas/ClickDecision/platform`.
+            internal var platform: Components.Schemas.ClickDecision.PlatformPayload
+            /// - Remark: Generated from `#/components/schemas/ClickDecision/bot`.
+            internal var bot: OpenAPIRuntime.OpenAPIValueContainer
+            /// The §3 resolution at this moment, or null when the location does not resolve
+            ///
+            /// - Remark: Generated from `#/components/schemas/ClickDecision/resolution`.
+            internal var resolution: OpenAPIRuntime.OpenAPIValueContainer
+            /// Creates a new `ClickDecision`.
+            ///
+            /// - Parameters:
+            ///   - decision:
+            ///   - status: The HTTP status the links listener answers the click with
+            ///   - target: Where the person is sent (a redirect's Location, the store of a landing or intent page)
+            ///   - platform:
+            ///   - bot:
+            ///   - resolution: The §3 resolution at this moment, or null when the location does not resolve
+            internal init(
+                decision: Components.Schemas.ClickDecision.DecisionPayload,
+                status: Swift.Int,
+                target: Swift.String? = nil,
+                platform: Components.Schemas.ClickDecision.PlatformPayload,
+                bot: OpenAPIRuntime.OpenAPIValueContainer,
+                resolution: OpenAPIRuntime.OpenAPIValueContainer
+            ) {
+                self.decision = decision
+                self.status = status
+                self.target = target
+                self.platform = platform
+                self.bot = bot
+                self.resolution = resolution
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case decision
+                case status
+                case target
+                case platform
+                case bot
+                case resolution
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AssociationFiles`.
+        internal struct AssociationFiles: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AssociationFiles/apple`.
+            internal var apple: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/AssociationFiles/android`.
+            internal var android: OpenAPIRuntime.OpenAPIValueContainer
+            /// Creates a new `AssociationFiles`.
+            ///
+            /// - Parameters:
+            ///   - apple:
+            ///   - android:
+            internal init(
+                apple: OpenAPIRuntime.OpenAPIValueContainer,
+                android: OpenAPIRuntime.OpenAPIValueContainer
+            ) {
+                self.apple = apple
+                self.android = android
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case apple
+                case android
+            }
+        }
     }
 }

@@ -9186,4 +9186,1167 @@ internal enum Operations {
             }
         }
     }
+    /// What the links listener would do with a click, without counting it
+    ///
+    /// The decision of API.md §7 for a URL or location clicked from a platform, by a person or a bot, exactly as `Accept: application/json` on the links listener answers it (step 7) but asked on the API listener, where the console can reach it. Nothing is counted, recorded or emitted, and no token is made; the host of a full URL is not checked against `links.hosts`. Query keys other than these three are ignored.
+    ///
+    /// - Remark: HTTP `GET /v1/links/decision`.
+    /// - Remark: Generated from `#/paths//v1/links/decision/get(getLinkDecision)`.
+    internal enum GetLinkDecision {
+        internal static let id: Swift.String = "getLinkDecision"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/links/decision/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// A full URL or a location, percent-encoded as a query value.
+                ///
+                /// - Remark: Generated from `#/paths/v1/links/decision/GET/query/url`.
+                internal var url: Swift.String
+                /// - Remark: Generated from `#/paths/v1/links/decision/GET/query/platform`.
+                internal enum PlatformPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case ios = "ios"
+                    case android = "android"
+                    case desktop = "desktop"
+                    case ambiguous = "ambiguous"
+                }
+                /// The clicking device as the user-agent table would classify it; `ambiguous` (Safari on a Mac or an iPad) answers `platform_check`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/links/decision/GET/query/platform`.
+                internal var platform: Operations.GetLinkDecision.Input.Query.PlatformPayload?
+                /// - Remark: Generated from `#/paths/v1/links/decision/GET/query/bot`.
+                internal enum BotPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case preview = "preview"
+                    case crawler = "crawler"
+                    case _false = "false"
+                }
+                /// A bot kind instead of a person.
+                ///
+                /// - Remark: Generated from `#/paths/v1/links/decision/GET/query/bot`.
+                internal var bot: Operations.GetLinkDecision.Input.Query.BotPayload?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - url: A full URL or a location, percent-encoded as a query value.
+                ///   - platform: The clicking device as the user-agent table would classify it; `ambiguous` (Safari on a Mac or an iPad) answers `platform_check`.
+                ///   - bot: A bot kind instead of a person.
+                internal init(
+                    url: Swift.String,
+                    platform: Operations.GetLinkDecision.Input.Query.PlatformPayload? = nil,
+                    bot: Operations.GetLinkDecision.Input.Query.BotPayload? = nil
+                ) {
+                    self.url = url
+                    self.platform = platform
+                    self.bot = bot
+                }
+            }
+            internal var query: Operations.GetLinkDecision.Input.Query
+            /// - Remark: Generated from `#/paths/v1/links/decision/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetLinkDecision.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetLinkDecision.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetLinkDecision.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                query: Operations.GetLinkDecision.Input.Query,
+                headers: Operations.GetLinkDecision.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/links/decision/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/links/decision/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ClickDecision)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ClickDecision {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetLinkDecision.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.GetLinkDecision.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The decision, with the resolution
+            ///
+            /// - Remark: Generated from `#/paths//v1/links/decision/get(getLinkDecision)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetLinkDecision.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetLinkDecision.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request` (missing `url`, an unknown `platform` or `bot`), `invalid_url`
+            ///
+            /// - Remark: Generated from `#/paths//v1/links/decision/get(getLinkDecision)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/links/decision/get(getLinkDecision)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Request target longer than the configured limit (default 8 KiB). Codes: `uri_too_long`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/links/decision/get(getLinkDecision)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected error; the message never leaks internals. Codes: `internal`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/links/decision/get(getLinkDecision)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The two app-association files the links listener serves
+    ///
+    /// The apple-app-site-association and assetlinks.json files (API.md §7) for the live routes, as the links listener serves them at `/.well-known/…`, each with its entity tag and size; `null` for a platform without a configured app. For the console's association view.
+    ///
+    /// - Remark: HTTP `GET /v1/links/association-files`.
+    /// - Remark: Generated from `#/paths//v1/links/association-files/get(getAssociationFiles)`.
+    internal enum GetAssociationFiles {
+        internal static let id: Swift.String = "getAssociationFiles"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/links/association-files/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAssociationFiles.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAssociationFiles.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetAssociationFiles.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            internal init(headers: Operations.GetAssociationFiles.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/links/association-files/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/links/association-files/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.AssociationFiles)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.AssociationFiles {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetAssociationFiles.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.GetAssociationFiles.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Both files
+            ///
+            /// - Remark: Generated from `#/paths//v1/links/association-files/get(getAssociationFiles)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetAssociationFiles.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetAssociationFiles.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/links/association-files/get(getAssociationFiles)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Request target longer than the configured limit (default 8 KiB). Codes: `uri_too_long`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/links/association-files/get(getAssociationFiles)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected error; the message never leaks internals. Codes: `internal`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/links/association-files/get(getAssociationFiles)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The web console (API.md §13)
+    ///
+    /// The console's page, served on the API listener only and without a token (it holds no secrets; it asks for one when the API answers 401 and keeps it in `sessionStorage`). It loads its script, style and icon from `/console/{file}` and calls the `/v1` API of the same origin.
+    ///
+    /// - Remark: HTTP `GET /console`.
+    /// - Remark: Generated from `#/paths//console/get(getConsole)`.
+    internal enum GetConsole {
+        internal static let id: Swift.String = "getConsole"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/console/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Entity tags the browser holds (or `*`); a match (weak comparison) answers 304.
+                ///
+                /// - Remark: Generated from `#/paths/console/GET/header/If-None-Match`.
+                internal var ifNoneMatch: Swift.String?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConsole.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: Entity tags the browser holds (or `*`); a match (weak comparison) answers 304.
+                ///   - accept:
+                internal init(
+                    ifNoneMatch: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConsole.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetConsole.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            internal init(headers: Operations.GetConsole.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/console/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/console/GET/responses/200/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_Self_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'self'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'self'; frame-ancestors 'none'`: no inline script, nothing from elsewhere, no framing.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/GET/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Operations.GetConsole.Output.Ok.Headers.ContentSecurityPolicyPayload
+                    /// - Remark: Generated from `#/paths/console/GET/responses/200/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/GET/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Operations.GetConsole.Output.Ok.Headers.ReferrerPolicyPayload
+                    /// `"` + the first 16 hex digits of the body's SHA-256 + `"`.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/GET/responses/200/headers/ETag`.
+                    internal var eTag: Swift.String
+                    /// `no-cache`: revalidated with `If-None-Match` on every load.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Swift.String
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - contentSecurityPolicy: `default-src 'self'; frame-ancestors 'none'`: no inline script, nothing from elsewhere, no framing.
+                    ///   - referrerPolicy: `no-referrer`.
+                    ///   - eTag: `"` + the first 16 hex digits of the body's SHA-256 + `"`.
+                    ///   - cacheControl: `no-cache`: revalidated with `If-None-Match` on every load.
+                    internal init(
+                        contentSecurityPolicy: Operations.GetConsole.Output.Ok.Headers.ContentSecurityPolicyPayload,
+                        referrerPolicy: Operations.GetConsole.Output.Ok.Headers.ReferrerPolicyPayload,
+                        eTag: Swift.String,
+                        cacheControl: Swift.String
+                    ) {
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.eTag = eTag
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetConsole.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/console/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/console/GET/responses/200/content/text\/html`.
+                    case html(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.html`.
+                    ///
+                    /// - Throws: An error if `self` is not `.html`.
+                    /// - SeeAlso: `.html`.
+                    internal var html: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .html(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetConsole.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.GetConsole.Output.Ok.Headers,
+                    body: Operations.GetConsole.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The page
+            ///
+            /// - Remark: Generated from `#/paths//console/get(getConsole)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetConsole.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetConsole.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct NotModified: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/console/GET/responses/304/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/console/GET/responses/304/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_Self_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'self'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'self'; frame-ancestors 'none'`: no inline script, nothing from elsewhere, no framing.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/GET/responses/304/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Operations.GetConsole.Output.NotModified.Headers.ContentSecurityPolicyPayload
+                    /// - Remark: Generated from `#/paths/console/GET/responses/304/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/GET/responses/304/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Operations.GetConsole.Output.NotModified.Headers.ReferrerPolicyPayload
+                    /// `"` + the first 16 hex digits of the body's SHA-256 + `"`.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/GET/responses/304/headers/ETag`.
+                    internal var eTag: Swift.String
+                    /// `no-cache`: revalidated with `If-None-Match` on every load.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/GET/responses/304/headers/Cache-Control`.
+                    internal var cacheControl: Swift.String
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - contentSecurityPolicy: `default-src 'self'; frame-ancestors 'none'`: no inline script, nothing from elsewhere, no framing.
+                    ///   - referrerPolicy: `no-referrer`.
+                    ///   - eTag: `"` + the first 16 hex digits of the body's SHA-256 + `"`.
+                    ///   - cacheControl: `no-cache`: revalidated with `If-None-Match` on every load.
+                    internal init(
+                        contentSecurityPolicy: Operations.GetConsole.Output.NotModified.Headers.ContentSecurityPolicyPayload,
+                        referrerPolicy: Operations.GetConsole.Output.NotModified.Headers.ReferrerPolicyPayload,
+                        eTag: Swift.String,
+                        cacheControl: Swift.String
+                    ) {
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.eTag = eTag
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetConsole.Output.NotModified.Headers
+                /// Creates a new `NotModified`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.GetConsole.Output.NotModified.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// The browser's copy is current
+            ///
+            /// - Remark: Generated from `#/paths//console/get(getConsole)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Operations.GetConsole.Output.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            internal var notModified: Operations.GetConsole.Output.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Request target longer than the configured limit (default 8 KiB). Codes: `uri_too_long`.
+            ///
+            /// - Remark: Generated from `#/paths//console/get(getConsole)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected error; the message never leaks internals. Codes: `internal`.
+            ///
+            /// - Remark: Generated from `#/paths//console/get(getConsole)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case html
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/html":
+                    self = .html
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .html:
+                    return "text/html"
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .html,
+                    .json
+                ]
+            }
+        }
+    }
+    /// A file of the web console: its JavaScript modules, style sheet and icon
+    ///
+    /// - Remark: HTTP `GET /console/{file}`.
+    /// - Remark: Generated from `#/paths//console/{file}/get(getConsoleFile)`.
+    internal enum GetConsoleFile {
+        internal static let id: Swift.String = "getConsoleFile"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/console/{file}/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// A file name such as `app.js`, `console.css` or `icon.svg`.
+                ///
+                /// - Remark: Generated from `#/paths/console/{file}/GET/path/file`.
+                internal var file: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - file: A file name such as `app.js`, `console.css` or `icon.svg`.
+                internal init(file: Swift.String) {
+                    self.file = file
+                }
+            }
+            internal var path: Operations.GetConsoleFile.Input.Path
+            /// - Remark: Generated from `#/paths/console/{file}/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Entity tags the browser holds (or `*`); a match (weak comparison) answers 304.
+                ///
+                /// - Remark: Generated from `#/paths/console/{file}/GET/header/If-None-Match`.
+                internal var ifNoneMatch: Swift.String?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConsoleFile.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: Entity tags the browser holds (or `*`); a match (weak comparison) answers 304.
+                ///   - accept:
+                internal init(
+                    ifNoneMatch: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConsoleFile.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetConsoleFile.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.GetConsoleFile.Input.Path,
+                headers: Operations.GetConsoleFile.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/console/{file}/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/200/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_Self_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'self'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'self'; frame-ancestors 'none'`: no inline script, nothing from elsewhere, no framing.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Operations.GetConsoleFile.Output.Ok.Headers.ContentSecurityPolicyPayload
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/200/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Operations.GetConsoleFile.Output.Ok.Headers.ReferrerPolicyPayload
+                    /// `"` + the first 16 hex digits of the body's SHA-256 + `"`.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/200/headers/ETag`.
+                    internal var eTag: Swift.String
+                    /// `no-cache`: revalidated with `If-None-Match` on every load.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Swift.String
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - contentSecurityPolicy: `default-src 'self'; frame-ancestors 'none'`: no inline script, nothing from elsewhere, no framing.
+                    ///   - referrerPolicy: `no-referrer`.
+                    ///   - eTag: `"` + the first 16 hex digits of the body's SHA-256 + `"`.
+                    ///   - cacheControl: `no-cache`: revalidated with `If-None-Match` on every load.
+                    internal init(
+                        contentSecurityPolicy: Operations.GetConsoleFile.Output.Ok.Headers.ContentSecurityPolicyPayload,
+                        referrerPolicy: Operations.GetConsoleFile.Output.Ok.Headers.ReferrerPolicyPayload,
+                        eTag: Swift.String,
+                        cacheControl: Swift.String
+                    ) {
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.eTag = eTag
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetConsoleFile.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/console/{file}/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/200/content/text\/javascript`.
+                    case textJavascript(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.textJavascript`.
+                    ///
+                    /// - Throws: An error if `self` is not `.textJavascript`.
+                    /// - SeeAlso: `.textJavascript`.
+                    internal var textJavascript: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .textJavascript(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "text/javascript",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/200/content/text\/css`.
+                    case textCss(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.textCss`.
+                    ///
+                    /// - Throws: An error if `self` is not `.textCss`.
+                    /// - SeeAlso: `.textCss`.
+                    internal var textCss: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .textCss(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "text/css",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/200/content/text\/html`.
+                    case html(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.html`.
+                    ///
+                    /// - Throws: An error if `self` is not `.html`.
+                    /// - SeeAlso: `.html`.
+                    internal var html: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .html(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "text/html",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/200/content/image\/svg+xml`.
+                    case imageSvgXml(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.imageSvgXml`.
+                    ///
+                    /// - Throws: An error if `self` is not `.imageSvgXml`.
+                    /// - SeeAlso: `.imageSvgXml`.
+                    internal var imageSvgXml: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .imageSvgXml(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "image/svg+xml",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetConsoleFile.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.GetConsoleFile.Output.Ok.Headers,
+                    body: Operations.GetConsoleFile.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The file
+            ///
+            /// - Remark: Generated from `#/paths//console/{file}/get(getConsoleFile)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetConsoleFile.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetConsoleFile.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct NotModified: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/console/{file}/GET/responses/304/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/304/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_Self_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'self'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'self'; frame-ancestors 'none'`: no inline script, nothing from elsewhere, no framing.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/304/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Operations.GetConsoleFile.Output.NotModified.Headers.ContentSecurityPolicyPayload
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/304/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/304/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Operations.GetConsoleFile.Output.NotModified.Headers.ReferrerPolicyPayload
+                    /// `"` + the first 16 hex digits of the body's SHA-256 + `"`.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/304/headers/ETag`.
+                    internal var eTag: Swift.String
+                    /// `no-cache`: revalidated with `If-None-Match` on every load.
+                    ///
+                    /// - Remark: Generated from `#/paths/console/{file}/GET/responses/304/headers/Cache-Control`.
+                    internal var cacheControl: Swift.String
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - contentSecurityPolicy: `default-src 'self'; frame-ancestors 'none'`: no inline script, nothing from elsewhere, no framing.
+                    ///   - referrerPolicy: `no-referrer`.
+                    ///   - eTag: `"` + the first 16 hex digits of the body's SHA-256 + `"`.
+                    ///   - cacheControl: `no-cache`: revalidated with `If-None-Match` on every load.
+                    internal init(
+                        contentSecurityPolicy: Operations.GetConsoleFile.Output.NotModified.Headers.ContentSecurityPolicyPayload,
+                        referrerPolicy: Operations.GetConsoleFile.Output.NotModified.Headers.ReferrerPolicyPayload,
+                        eTag: Swift.String,
+                        cacheControl: Swift.String
+                    ) {
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.eTag = eTag
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetConsoleFile.Output.NotModified.Headers
+                /// Creates a new `NotModified`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.GetConsoleFile.Output.NotModified.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// The browser's copy is current
+            ///
+            /// - Remark: Generated from `#/paths//console/{file}/get(getConsoleFile)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Operations.GetConsoleFile.Output.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            internal var notModified: Operations.GetConsoleFile.Output.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `not_found`: no such file (with the console's security headers)
+            ///
+            /// - Remark: Generated from `#/paths//console/{file}/get(getConsoleFile)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Request target longer than the configured limit (default 8 KiB). Codes: `uri_too_long`.
+            ///
+            /// - Remark: Generated from `#/paths//console/{file}/get(getConsoleFile)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected error; the message never leaks internals. Codes: `internal`.
+            ///
+            /// - Remark: Generated from `#/paths//console/{file}/get(getConsoleFile)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case textJavascript
+            case textCss
+            case html
+            case imageSvgXml
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/javascript":
+                    self = .textJavascript
+                case "text/css":
+                    self = .textCss
+                case "text/html":
+                    self = .html
+                case "image/svg+xml":
+                    self = .imageSvgXml
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textJavascript:
+                    return "text/javascript"
+                case .textCss:
+                    return "text/css"
+                case .html:
+                    return "text/html"
+                case .imageSvgXml:
+                    return "image/svg+xml"
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .textJavascript,
+                    .textCss,
+                    .html,
+                    .imageSvgXml,
+                    .json
+                ]
+            }
+        }
+    }
 }

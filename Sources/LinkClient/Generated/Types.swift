@@ -184,6 +184,32 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/deferred/claim`.
     /// - Remark: Generated from `#/paths//v1/deferred/claim/post(claimDeferredLink)`.
     func claimDeferredLink(_ input: Operations.ClaimDeferredLink.Input) async throws -> Operations.ClaimDeferredLink.Output
+    /// What the links listener would do with a click, without counting it
+    ///
+    /// The decision of API.md §7 for a URL or location clicked from a platform, by a person or a bot, exactly as `Accept: application/json` on the links listener answers it (step 7) but asked on the API listener, where the console can reach it. Nothing is counted, recorded or emitted, and no token is made; the host of a full URL is not checked against `links.hosts`. Query keys other than these three are ignored.
+    ///
+    /// - Remark: HTTP `GET /v1/links/decision`.
+    /// - Remark: Generated from `#/paths//v1/links/decision/get(getLinkDecision)`.
+    func getLinkDecision(_ input: Operations.GetLinkDecision.Input) async throws -> Operations.GetLinkDecision.Output
+    /// The two app-association files the links listener serves
+    ///
+    /// The apple-app-site-association and assetlinks.json files (API.md §7) for the live routes, as the links listener serves them at `/.well-known/…`, each with its entity tag and size; `null` for a platform without a configured app. For the console's association view.
+    ///
+    /// - Remark: HTTP `GET /v1/links/association-files`.
+    /// - Remark: Generated from `#/paths//v1/links/association-files/get(getAssociationFiles)`.
+    func getAssociationFiles(_ input: Operations.GetAssociationFiles.Input) async throws -> Operations.GetAssociationFiles.Output
+    /// The web console (API.md §13)
+    ///
+    /// The console's page, served on the API listener only and without a token (it holds no secrets; it asks for one when the API answers 401 and keeps it in `sessionStorage`). It loads its script, style and icon from `/console/{file}` and calls the `/v1` API of the same origin.
+    ///
+    /// - Remark: HTTP `GET /console`.
+    /// - Remark: Generated from `#/paths//console/get(getConsole)`.
+    func getConsole(_ input: Operations.GetConsole.Input) async throws -> Operations.GetConsole.Output
+    /// A file of the web console: its JavaScript modules, style sheet and icon
+    ///
+    /// - Remark: HTTP `GET /console/{file}`.
+    /// - Remark: Generated from `#/paths//console/{file}/get(getConsoleFile)`.
+    func getConsoleFile(_ input: Operations.GetConsoleFile.Input) async throws -> Operations.GetConsoleFile.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -595,6 +621,52 @@ extension APIProtocol {
         try await claimDeferredLink(Operations.ClaimDeferredLink.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// What the links listener would do with a click, without counting it
+    ///
+    /// The decision of API.md §7 for a URL or location clicked from a platform, by a person or a bot, exactly as `Accept: application/json` on the links listener answers it (step 7) but asked on the API listener, where the console can reach it. Nothing is counted, recorded or emitted, and no token is made; the host of a full URL is not checked against `links.hosts`. Query keys other than these three are ignored.
+    ///
+    /// - Remark: HTTP `GET /v1/links/decision`.
+    /// - Remark: Generated from `#/paths//v1/links/decision/get(getLinkDecision)`.
+    internal func getLinkDecision(
+        query: Operations.GetLinkDecision.Input.Query,
+        headers: Operations.GetLinkDecision.Input.Headers = .init()
+    ) async throws -> Operations.GetLinkDecision.Output {
+        try await getLinkDecision(Operations.GetLinkDecision.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The two app-association files the links listener serves
+    ///
+    /// The apple-app-site-association and assetlinks.json files (API.md §7) for the live routes, as the links listener serves them at `/.well-known/…`, each with its entity tag and size; `null` for a platform without a configured app. For the console's association view.
+    ///
+    /// - Remark: HTTP `GET /v1/links/association-files`.
+    /// - Remark: Generated from `#/paths//v1/links/association-files/get(getAssociationFiles)`.
+    internal func getAssociationFiles(headers: Operations.GetAssociationFiles.Input.Headers = .init()) async throws -> Operations.GetAssociationFiles.Output {
+        try await getAssociationFiles(Operations.GetAssociationFiles.Input(headers: headers))
+    }
+    /// The web console (API.md §13)
+    ///
+    /// The console's page, served on the API listener only and without a token (it holds no secrets; it asks for one when the API answers 401 and keeps it in `sessionStorage`). It loads its script, style and icon from `/console/{file}` and calls the `/v1` API of the same origin.
+    ///
+    /// - Remark: HTTP `GET /console`.
+    /// - Remark: Generated from `#/paths//console/get(getConsole)`.
+    internal func getConsole(headers: Operations.GetConsole.Input.Headers = .init()) async throws -> Operations.GetConsole.Output {
+        try await getConsole(Operations.GetConsole.Input(headers: headers))
+    }
+    /// A file of the web console: its JavaScript modules, style sheet and icon
+    ///
+    /// - Remark: HTTP `GET /console/{file}`.
+    /// - Remark: Generated from `#/paths//console/{file}/get(getConsoleFile)`.
+    internal func getConsoleFile(
+        path: Operations.GetConsoleFile.Input.Path,
+        headers: Operations.GetConsoleFile.Input.Headers = .init()
+    ) async throws -> Operations.GetConsoleFile.Output {
+        try await getConsoleFile(Operations.GetConsoleFile.Input(
+            path: path,
+            headers: headers
         ))
     }
 }

@@ -1,3 +1,4 @@
+import LinkCore
 import Logging
 
 /// The service's validated configuration, built once at start by ``ConfigLoader``.

@@ -92,6 +92,7 @@ extension LinkEngine {
             decision.target = settings.notFoundURL
         }
         record(decision, facts: facts, kind: .open, now: now, decisionName: answer.decision)
+        recordMetric(answer.decision, platform: platform.rawValue)
         return answer
     }
 }

@@ -10,121 +10,64 @@ final class LinkEngine: Sendable {
     let clicks: ClickLedger
     let bus: EventBus
     let logger: Logger
+    let decider: ClickDecider
+    private let metrics: ServiceMetrics?
 
     init(
         settings: LinksSettings, routes: RouteRegistry, store: any Store, clicks: ClickLedger, bus: EventBus,
-        logger: Logger
+        logger: Logger, metrics: ServiceMetrics? = nil
     ) {
+        self.metrics = metrics
         self.settings = settings
         self.routes = routes
         self.store = store
         self.clicks = clicks
         self.bus = bus
         self.logger = logger
+        decider = ClickDecider(settings: settings)
     }
 
-    /// Decides a click. `counted`: a person's or bot's `GET` that is not a prefetch nor a JSON request; only then
-    /// is anything recorded or a token made.
+    /// Decides a click: counts it towards the clicked route's `maxClicks` atomically first when it is a counted
+    /// person click, runs the pure ``ClickDecider``, keeps the token it used, and records the click.
     func decide(_ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64) throws -> ClickDecision {
-        var platform = facts.platform
-        if platform == .ambiguous && facts.bot == nil {
-            switch lsp {
-            case "ios": platform = .ios
-            case "desktop": platform = .desktop
-            default:
-                return ClickDecision(
-                    kind: .platformCheck, status: 200, target: nil, platform: Platform.ambiguous.rawValue, bot: nil,
-                    page: LinkPage.platformCheck(
-                        iosURL: LinkEngine.adding("_lsp", "ios", to: facts.linkAsClicked),
-                        desktopURL: LinkEngine.adding("_lsp", "desktop", to: facts.linkAsClicked)))
-            }
-        }
-        var facts = facts
-        facts.platform = platform
         let resolver = routes.resolver
-        let clicked = resolver.match(facts.location).map { resolver.table.routes[$0.index] }
-        let resolution = try? resolver.resolve(facts.location, context: facts.context)
-        var decision = ClickDecision(
-            kind: .notFound, status: 404, target: nil, platform: platform.rawValue, bot: facts.bot,
-            resolution: resolution, clicked: clicked)
-        defer { if counted { record(decision, facts: facts, kind: facts.bot == nil ? .click : .bot, now: now) } }
-        guard let resolution, let clicked else {
-            notFound(&decision)
-            return decision
-        }
-        if try isExpired(clicked, countingClick: counted && facts.bot == nil, now: now) {
-            expired(&decision, route: clicked, resolution: resolution)
-            return decision
-        }
-        let link = resolution.route.link
-        if facts.bot == .preview, link?.definition.preview != nil || settings.preview.isSet {
-            decision.kind = .preview
-            decision.status = 200
-            decision.page = previewPage(link, resolution: resolution, facts: facts)
-            return decision
-        }
-        let targetPlatform: LinkPlatform =
-            facts.bot != nil ? .desktop : LinkPlatform(rawValue: platform.rawValue) ?? .desktop
-        guard var target = target(link, platform: targetPlatform, resolution: resolution) else {
-            notFound(&decision)
-            return decision
-        }
-        let person = facts.bot == nil
-        if person, targetPlatform == .ios, let ios = settings.ios, ios.landingPage, isAppStore(target, ios) {
-            decision.kind = .landing
-            decision.status = 200
-            decision.target = target
-            let token = counted ? try makeToken(resolution, facts: facts, now: now) : nil
-            decision.page = landingPage(link, resolution: resolution, facts: facts, store: target, token: token)
-            return decision
-        }
-        if person, targetPlatform == .android, let android = settings.android, isPlayStore(target, android) {
-            if counted {
-                let token = try makeToken(resolution, facts: facts, now: now)
-                target = PlayReferrer.adding(token: token, link: facts.linkAsClicked, to: target)
-            }
-            if facts.inAppBrowser, android.scheme != nil {
-                decision.kind = .intent
-                decision.status = 200
-                decision.target = target
-                let intent =
-                    "intent://" + facts.host + facts.location.description + "#Intent;scheme=https;package="
-                    + android.package.description + ";S.browser_fallback_url="
-                    + URLEncoding.component(target) + ";end"
-                decision.page = LinkPage.intent(intentURL: intent, storeURL: target, title: settings.siteName ?? "Open")
-                return decision
+        var clicksCounted: Int?
+        if !ClickDecider.needsPlatformCheck(facts, lsp: lsp), let match = resolver.match(facts.location),
+            let link = resolver.table.routes[match.index].link, let limit = link.maxClicks,
+            !link.isOutsideWindow(at: now)
+        {
+            let pattern = resolver.table.routes[match.index].pattern.description
+            if counted && facts.bot == nil {
+                clicksCounted = try store.countLimitedClick(pattern: pattern, limit: limit) ? limit - 1 : limit
+            } else {
+                clicksCounted = try store.limitedClicks(pattern: pattern)
             }
         }
-        decision.kind = .redirect
-        decision.status = settings.redirectStatus
-        decision.target = target
+        let token = DeferredTokens.newToken()
+        let decision = decider.decide(
+            .init(facts: facts, lsp: lsp, now: now, counted: counted, clicksCounted: clicksCounted, token: token),
+            resolver: resolver)
+        metrics?.recordLinkDecision(decision.kind.rawValue, platform: facts.bot?.rawValue ?? decision.platform)
+        guard decision.kind != .platformCheck else { return decision }
+        if decision.tokenUsed, let resolution = decision.resolution {
+            var facts = facts
+            facts.platform = ClickDecider.platform(facts, lsp: lsp)
+            try keepToken(token, resolution, facts: facts, now: now)
+        }
+        if counted {
+            var facts = facts
+            facts.platform = ClickDecider.platform(facts, lsp: lsp)
+            record(decision, facts: facts, kind: facts.bot == nil ? .click : .bot, now: now)
+        }
         return decision
     }
 
-    private func notFound(_ decision: inout ClickDecision) {
-        decision.kind = .notFound
-        if let url = settings.notFoundURL {
-            decision.status = settings.redirectStatus
-            decision.target = url
-        } else {
-            decision.status = 404
-            decision.page = LinkPage.message(title: "Link not found", text: "This link does not lead anywhere.")
-        }
-    }
-
-    private func expired(_ decision: inout ClickDecision, route: Route, resolution: Resolution) {
-        decision.kind = .expired
-        if let url = route.link?.expiredURL?.render(params: resolution.params, location: resolution.location) {
-            decision.status = settings.redirectStatus
-            decision.target = url
-        } else {
-            decision.status = 410
-            decision.page = LinkPage.message(title: "Link expired", text: "This link is no longer valid.")
-        }
+    func recordMetric(_ decision: String, platform: String) {
+        metrics?.recordLinkDecision(decision, platform: platform)
     }
 
     /// Whether `route`'s link is outside its window or past `maxClicks`; with `countingClick`, a click within the
-    /// limit is counted atomically in the store first.
+    /// limit is counted atomically in the store first (app opens).
     func isExpired(_ route: Route, countingClick: Bool, now: Int64) throws -> Bool {
         guard let link = route.link else { return false }
         if link.isOutsideWindow(at: now) { return true }
@@ -134,76 +77,12 @@ final class LinkEngine: Sendable {
         return try store.limitedClicks(pattern: pattern) >= limit
     }
 
-    /// The first that is set of: the route's target for `platform`, its fallback, the app's store, `webURL`.
-    func target(_ link: RouteLink?, platform: LinkPlatform, resolution: Resolution) -> String? {
-        let render = { (template: LinkTemplate) in
-            template.render(params: resolution.params, location: resolution.location)
-        }
-        if let own = link?.target(for: platform) { return RouteLink.limitingCampaignToken(render(own)) }
-        if let fallback = link?.fallback { return render(fallback) }
-        switch platform {
-        case .ios: if let store = settings.ios?.storeURL { return store }
-        case .android: if let store = settings.android?.storeURL { return store }
-        case .desktop: break
-        }
-        return settings.webURL.map(render)
-    }
-
-    /// The route's web target (`desktop`, `fallback`, else `webURL`), the preview's canonical link.
-    private func webTarget(_ link: RouteLink?, resolution: Resolution) -> String? {
-        let render = { (template: LinkTemplate) in
-            template.render(params: resolution.params, location: resolution.location)
-        }
-        return (link?.desktop ?? link?.fallback ?? settings.webURL).map(render)
-    }
-
-    private func isAppStore(_ target: String, _ ios: LinksSettings.IOSApp) -> Bool {
-        target == ios.storeURL || target.hasPrefix("https://apps.apple.com/")
-            || target.hasPrefix("https://itunes.apple.com/")
-    }
-
-    private func isPlayStore(_ target: String, _ android: LinksSettings.AndroidApp) -> Bool {
-        guard target.hasPrefix("https://play.google.com/store/apps/details?") else { return false }
-        return PlayReferrer.queryValue("id", in: target) == android.package.description
-    }
-
-    private func previewTexts(_ link: RouteLink?, resolution: Resolution) -> (String?, String?, String?) {
-        let render = { (template: LinkTemplate) in
-            template.render(params: resolution.params, location: resolution.location)
-        }
-        let title = (link?.previewTitle ?? settings.preview.title).map(render)
-        let description = (link?.previewDescription ?? settings.preview.description).map(render)
-        let image = (link?.previewImage ?? settings.preview.image).map(render)
-        return (title, description, image)
-    }
-
-    private func previewPage(_ link: RouteLink?, resolution: Resolution, facts: ClickFacts) -> String {
-        let (title, description, image) = previewTexts(link, resolution: resolution)
-        return LinkPage.preview(
-            title: title ?? settings.siteName ?? facts.host, description: description, image: image,
-            url: facts.linkAsClicked, siteName: settings.siteName, canonical: webTarget(link, resolution: resolution))
-    }
-
-    private func landingPage(
-        _ link: RouteLink?, resolution: Resolution, facts: ClickFacts, store: String, token: String?
-    ) -> String {
-        let (title, description, _) = previewTexts(link, resolution: resolution)
-        let copy = token.map { LinkEngine.adding("lst", $0, to: facts.linkAsClicked) } ?? facts.linkAsClicked
-        let appID = PlayReferrer.appStoreID(store)
-        let open = settings.ios?.scheme.map { $0 + "://" + String(facts.location.description.dropFirst()) }
-        return LinkPage.landing(
-            title: title ?? settings.siteName ?? "Get the app", description: description, copyText: copy,
-            storeURL: store, appID: appID, appArgument: facts.linkAsClicked, openURL: open)
-    }
-
-    /// A new deferred-link token (API.md §9), kept in the store before the answer leaves.
-    private func makeToken(_ resolution: Resolution, facts: ClickFacts, now: Int64) throws -> String {
-        let token = DeferredTokens.newToken()
+    /// Keeps a deferred-link token (API.md §9) in the store before the answer leaves.
+    private func keepToken(_ token: String, _ resolution: Resolution, facts: ClickFacts, now: Int64) throws {
         try store.saveDeferredToken(
             DeferredToken(
                 token: token, resolution: resolution.json(), platform: facts.platform.rawValue, clickedAt: now,
                 link: facts.linkAsClicked, expiresAt: now + Int64(settings.deferredTTL) * 1000))
-        return token
     }
 
     /// Counts a click or an open and emits `linkClick` (unmatched bots are counted only).
@@ -232,13 +111,5 @@ final class LinkEngine: Sendable {
         _ = try? bus.emit(
             Location(segments: ["links", "clicks", name], query: Query([])), extra: extra,
             time: UTCCalendar.rfc3339(milliseconds: now))
-    }
-
-    /// `url` with the query item `name=value` appended.
-    static func adding(_ name: String, _ value: String, to url: String) -> String {
-        let fragment = url.firstIndex(of: "#") ?? url.endIndex
-        let base = url[..<fragment]
-        let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
-        return base + separator + name + "=" + URLEncoding.component(value) + url[fragment...]
     }
 }

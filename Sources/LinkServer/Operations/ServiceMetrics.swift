@@ -17,6 +17,12 @@ final class ServiceMetrics: Sendable {
     private let gauges = Mutex<[(Metrics.Gauge, @Sendable () -> Int)]>([])
     /// Slot outcomes, made up front like the resolve outcomes.
     private let slotCounters: [String: Metrics.Counter]
+    /// Link decisions by decision and platform (a bot's kind for bots), made up front: both lists are closed.
+    private let linkCounters: [String: Metrics.Counter]
+    static let linkDecisions = [
+        "redirect", "preview", "landing", "intent", "platform_check", "not_found", "expired", "open",
+    ]
+    static let linkPlatforms = ["ios", "android", "desktop", "ambiguous", "preview", "crawler"]
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -26,6 +32,15 @@ final class ServiceMetrics: Sendable {
             .seconds(1), .seconds(5), .seconds(30), .seconds(60),
         ]
         self.factory = factory
+        var links: [String: Metrics.Counter] = [:]
+        for decision in ServiceMetrics.linkDecisions {
+            for platform in ServiceMetrics.linkPlatforms {
+                links[decision + "|" + platform] = Metrics.Counter(
+                    label: "linkserver_link_decisions_total",
+                    dimensions: [("decision", decision), ("platform", platform)], factory: factory)
+            }
+        }
+        linkCounters = links
         let outcomes = ["resolved", "redirected"] + LinkError.Code.allCases.map(\.rawValue)
         slotCounters = Dictionary(
             uniqueKeysWithValues: [
@@ -120,5 +135,10 @@ final class ServiceMetrics: Sendable {
         case .expired: outcome = "expired"
         }
         slotCounters[outcome]?.increment()
+    }
+
+    /// Counts a decision of the links listener or an app open.
+    func recordLinkDecision(_ decision: String, platform: String) {
+        linkCounters[decision + "|" + platform]?.increment()
     }
 }

@@ -58,7 +58,12 @@ extension SQLiteStore {
     func claimDeferredToken(_ token: String, installID: String?, now: Int64, repeatWindow: Int64) throws
         -> DeferredToken?
     {
-        try database.write { db in
+        // Unknown tokens (most of a burst of guesses) are answered by a read, without a write transaction.
+        let known = try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM deferred_token WHERE token = ?", arguments: [token]) ?? false
+        }
+        guard known else { return nil }
+        return try database.write { db in
             guard
                 let row = try Row.fetchOne(
                     db,

@@ -121,4 +121,40 @@ import Testing
     func globs(pattern: String, glob: String) throws {
         #expect(AssociationComponent.glob(of: try Pattern(pattern)) == glob)
     }
+
+    /// A tree of 10,000 routes: every one gets its component (and literal ones their twin), in order, and the Apple
+    /// file of such a table is over Apple's 128 KB, which registration refuses as `association_too_large`.
+    @Test func tenThousandRoutes() throws {
+        var rows: [Row] = []
+        for index in 0..<5_000 {
+            rows.append(Self.route("/p\(index)/:id", "r\(index)"))
+            rows.append(Self.route("/p\(index)/static", "s\(index)"))
+        }
+        let components = try Self.components(rows)
+        #expect(components.count == 15_000)
+        #expect(components.first?.glob == "/p0/static")
+        #expect(components[1].glob == "/p0/static/")
+        #expect(components[2].glob == "/p1/static")
+        // Every literal-only pattern first (more specific in its second segment), then the parameters.
+        #expect(components[10_000].glob == "/p0/?*")
+        #expect(components.last?.glob == "/p999/?*")
+        let file = AppleAppSiteAssociation(
+            appIDs: [try AppleAppID("ABCDE12345.com.example.app")],
+            components: try AssociationComponents(
+                routes: rows.map { AssociationRoute(pattern: try Pattern($0.pattern), name: $0.name) })
+        ).encoded()
+        #expect(file.count > AppleAppSiteAssociation.maximumBytes)
+        #expect {
+            try AppleAppSiteAssociation.checkSize(file)
+        } throws: { error in
+            (error as? LinkError)?.code == .associationTooLarge
+                && (error as? LinkError)?.details["limit"] == .int(131_072)
+                && (error as? LinkError)?.details["bytes"] == .int(file.count)
+        }
+    }
+
+    @Test func questionMarksAndAsterisksInLiteralsAreNotWildcards() throws {
+        let globs = try Self.components([Self.route("/what%3F/:id"), Self.route("/a*b")]).map(\.glob)
+        #expect(globs == ["/what%3F/?*", "/a%2Ab", "/a%2Ab/"])
+    }
 }

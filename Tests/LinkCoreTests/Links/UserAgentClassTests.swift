@@ -90,6 +90,118 @@ import Testing
             text: "Mozilla/5.0 (Linux; Android 12; SM-G991B) AppleWebKit/537.36 (KHTML, like Gecko) "
                 + "Chrome/110.0.5481.153 Mobile Safari/537.36 musical_ly_2023203030 BytedanceWebview/d8a21c6",
             bot: nil, platform: .android, inApp: true),
+        Agent(
+            name: "iPhone Chrome",
+            text:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/120.0.6099.119 Mobile/15E148 Safari/604.1",
+            bot: nil, platform: .ios),
+        Agent(
+            name: "iPhone Firefox",
+            text:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) FxiOS/121.0 Mobile/15E148 Safari/605.1.15",
+            bot: nil, platform: .ios),
+        Agent(
+            name: "iPod touch",
+            text:
+                "Mozilla/5.0 (iPod touch; CPU iPhone OS 15_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/15.6 Mobile/15E148 Safari/604.1",
+            bot: nil, platform: .ios),
+        Agent(
+            name: "Google app on iPhone",
+            text:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/300.0.598994205 Mobile/15E148 Safari/604.1",
+            bot: nil, platform: .ios),
+        Agent(
+            name: "LinkedIn app on iPhone",
+            text:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [LinkedInApp]/9.29.7926",
+            bot: nil, platform: .ios),
+        Agent(
+            name: "Facebook on iPhone",
+            text:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/440.0.0.33.116;FBBV/548226429]",
+            bot: nil, platform: .ios, inApp: true),
+        Agent(
+            name: "Samsung Internet",
+            text:
+                "Mozilla/5.0 (Linux; Android 14; SAMSUNG SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/23.0 Chrome/115.0.0.0 Mobile Safari/537.36",
+            bot: nil, platform: .android),
+        Agent(
+            name: "Android Firefox",
+            text: "Mozilla/5.0 (Android 14; Mobile; rv:121.0) Gecko/121.0 Firefox/121.0",
+            bot: nil, platform: .android),
+        Agent(
+            name: "Gmail on Android (WebView)",
+            text:
+                "Mozilla/5.0 (Linux; Android 13; Pixel 7 Build/TQ3A.230901.001; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.6099.43 Mobile Safari/537.36",
+            bot: nil, platform: .android),
+        Agent(
+            name: "Windows Chrome",
+            text:
+                "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+            bot: nil, platform: .desktop),
+        Agent(
+            name: "Windows Firefox",
+            text: "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0",
+            bot: nil, platform: .desktop),
+        Agent(
+            name: "Linux Chrome",
+            text:
+                "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+            bot: nil, platform: .desktop),
+        Agent(
+            name: "Twitterbot",
+            text: "Twitterbot/1.0",
+            bot: BotKind.preview, platform: .desktop),
+        Agent(
+            name: "LinkedInBot",
+            text: "LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)",
+            bot: BotKind.preview, platform: .desktop),
+        Agent(
+            name: "Discordbot",
+            text: "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)",
+            bot: BotKind.preview, platform: .desktop),
+        Agent(
+            name: "TelegramBot",
+            text: "TelegramBot (like TwitterBot)",
+            bot: BotKind.preview, platform: .desktop),
+        Agent(
+            name: "Mastodon",
+            text: "Mastodon/4.2.0 (http.rb/5.1.1; +https://mastodon.social/)",
+            bot: BotKind.preview, platform: .desktop),
+        Agent(
+            name: "Bluesky",
+            text: "Mozilla/5.0 (compatible; Bluesky Cardyb/1.1; +mailto:support@bsky.app)",
+            bot: BotKind.preview, platform: .desktop),
+        Agent(
+            name: "Facebot",
+            text: "Facebot",
+            bot: BotKind.preview, platform: .desktop),
+        Agent(
+            name: "bingbot",
+            text: "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+            bot: BotKind.crawler, platform: .desktop),
+        Agent(
+            name: "Applebot (a Mac agent)",
+            text:
+                "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)",
+            bot: BotKind.crawler, platform: .ambiguous),
+        Agent(
+            name: "HeadlessChrome",
+            text:
+                "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36",
+            bot: BotKind.crawler, platform: .desktop),
+        Agent(
+            name: "Wget",
+            text: "Wget/1.21.3",
+            bot: BotKind.crawler, platform: .desktop),
+        Agent(
+            name: "Go-http-client",
+            text: "Go-http-client/2.0",
+            bot: BotKind.crawler, platform: .desktop),
+        Agent(
+            name: "Baiduspider",
+            text: "Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)",
+            bot: BotKind.crawler, platform: .desktop),
     ]
 
     @Test(arguments: agents)

@@ -189,30 +189,107 @@ import Testing
         }
     }
 
-    @Test func maxClicksHoldsExactlyAndExpiryRedirects() throws {
+    @Test func maxClicksHoldsExactlyUnderConcurrencyAndExpiryRedirects() throws {
         try withServer({ Self.configure(&$0) }) { (server) throws in
             let route: JSONValue = [
                 "path": "/promo/:code", "name": "promo",
-                "link": ["maxClicks": 3, "expiredURL": "https://www.example.com/expired?c={code}"],
+                "link": ["maxClicks": 100, "expiredURL": "https://www.example.com/expired?c={code}"],
             ]
             #expect(try server.client().post("/v1/routes", route).status == 201)
             let expiredRoute: JSONValue = ["path": "/old", "link": ["validUntil": "2020-01-01T00:00:00Z"]]
             #expect(try server.client().post("/v1/routes", expiredRoute).status == 201)
+            // 1,000 clicks from 20 concurrent connections: exactly 100 reach the target.
             let results = ConcurrentResults()
             let port = server.application.linksPort
-            DispatchQueue.concurrentPerform(iterations: 8) { _ in
-                let reply = try? HTTPClient(port: port).get(
-                    "/promo/x", headers: ["Host": "links.example.com", "User-Agent": Self.windows])
-                results.add(reply?.header("location") ?? "failed")
+            DispatchQueue.concurrentPerform(iterations: 20) { _ in
+                let client = HTTPClient(port: port)
+                for _ in 0..<50 {
+                    let reply = try? client.get(
+                        "/promo/x", headers: ["Host": "links.example.com", "User-Agent": Self.windows])
+                    results.add(reply?.header("location") ?? "failed")
+                }
             }
-            #expect(results.values.filter { $0 == "https://www.example.com/promo/x" }.count == 3)
-            #expect(results.values.filter { $0 == "https://www.example.com/expired?c=x" }.count == 5)
+            #expect(results.values.count == 1000)
+            #expect(results.values.filter { $0 == "https://www.example.com/promo/x" }.count == 100)
+            #expect(results.values.filter { $0 == "https://www.example.com/expired?c=x" }.count == 900)
             let gone = try get(links(server), "/old", agent: Self.windows)
             #expect(gone.status == 410)
+            #expect(gone.header("content-type") == "text/html; charset=utf-8")
             let open = try server.client().post(
                 "/v1/links/opens", ["url": "https://links.example.com/promo/x", "platform": "ios"])
             #expect(open.json?["decision"] == "expired")
             #expect(open.json?["target"] == "https://www.example.com/expired?c=x")
+            let metrics = try server.client().get("/metrics").text
+            #expect(metrics.contains(#"linkserver_link_decisions_total{decision="redirect",platform="desktop"} 100"#))
+            #expect(metrics.contains(#"linkserver_link_decisions_total{decision="expired",platform="desktop"} 901"#))
+            #expect(metrics.contains(#"linkserver_link_decisions_total{decision="expired",platform="ios"} 1"#))
+        }
+    }
+
+    @Test func concurrentClaimsOfOneTokenSucceedOnce() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let reply = try get(links(server), "/users/42", agent: Self.android)
+            let referrer = try #require(PlayReferrer.queryValue("referrer", in: reply.header("location") ?? ""))
+            let token = try #require(PlayReferrer.queryValue("linkserver_token", in: "?" + referrer))
+            let results = ConcurrentResults()
+            let port = server.port
+            DispatchQueue.concurrentPerform(iterations: 50) { index in
+                let claim = try? HTTPClient(port: port).post(
+                    "/v1/deferred/claim", ["token": .string(token), "installId": .string("install-\(index)")])
+                results.add("\(claim?.status ?? 0) \(claim?.errorCode ?? "")")
+            }
+            #expect(results.values.filter { $0 == "200 " }.count == 1)
+            #expect(results.values.filter { $0 == "404 unknown_token" }.count == 49)
+        }
+    }
+
+    @Test func aBurstOfTenThousandRandomClaimsLeavesTheServerHealthy() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            let results = ConcurrentResults()
+            let port = server.port
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                let client = HTTPClient(port: port)
+                var unknown = 0
+                for _ in 0..<2_500 {
+                    let claim = try? client.post("/v1/deferred/claim", ["token": .string(DeferredTokens.newToken())])
+                    if claim?.errorCode == "unknown_token" { unknown += 1 }
+                }
+                results.add(String(unknown))
+            }
+            #expect(results.values.compactMap(Int.init).reduce(0, +) == 10_000)
+            #expect(try server.client().get("/healthz").status == 200)
+        }
+    }
+
+    @Test func oddTokensAndOddRequestsGetClearAnswers() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            let api = server.client()
+            for token in [String(repeating: "a", count: 10_000), "a/b", "a\u{0}b", "", "%00"] {
+                let claim = try api.post("/v1/deferred/claim", ["token": .string(token)])
+                #expect(claim.status == 404)
+                #expect(claim.errorCode == "unknown_token")
+            }
+            #expect(try api.post("/v1/deferred/claim", ["token": 5]).errorCode == "invalid_request")
+            #expect(try api.post("/v1/deferred/claim", ["installId": "x"]).errorCode == "invalid_request")
+            let client = links(server)
+            let longAgent = try get(client, "/users/1", agent: String(repeating: "x", count: 10_000))
+            #expect(longAgent.status == 404)
+            let controls = try client.get(
+                "/users/1", headers: ["Host": "links.example.com", "User-Agent": "a\u{1}\u{7f}b"])
+            #expect(controls.status == 404)
+            let longTarget = try get(client, "/" + String(repeating: "a", count: 8000), agent: Self.windows)
+            #expect(longTarget.status == 404)
+            let malformed = try get(client, "/users/%zz", agent: Self.windows)
+            #expect(malformed.status == 400)
+            #expect(malformed.header("content-type") == "text/html; charset=utf-8")
+            #expect(try client.request("POST", "/users/1", headers: ["Host": "links.example.com"]).status == 405)
+            // Many different unmatched paths: one counter, not a row per path.
+            for index in 0..<200 { _ = try get(client, "/nothing/\(index)", agent: Self.windows) }
+            #expect(try api.get("/v1/stats/clicks").json?["unmatched"] == 203)
+            let rows = try server.application.store.loadClickCounts(from: 0, to: Int64.max / 86_400_000)
+            #expect(rows.filter { $0.key.kind == .unmatched }.count <= 1)
+            #expect(try api.get("/healthz").status == 200)
         }
     }
 
@@ -223,6 +300,9 @@ import Testing
             let subscription = try api.post(
                 "/v1/events/subscriptions", ["events": [["path": "/links/clicks/:route", "name": "linkClick"]]])
             let id = try #require(subscription.json?["id"]?.stringValue)
+            // A counted click, an unmatched bot (counted, never emitted), then an app open.
+            #expect(try get(links(server), "/users/8", agent: Self.windows).status == 302)
+            #expect(try get(links(server), "/nothing", agent: Self.google).status == 404)
             let open = try links(server).post(
                 "/v1/links/opens", ["url": "https://links.example.com/users/9", "platform": "android"],
                 headers: ["Host": "links.example.com"])
@@ -230,7 +310,16 @@ import Testing
             #expect(open.json?["decision"] == "open")
             #expect(open.json?["resolution"]?["location"] == "/users/9")
             let events = try api.get("/v1/events/subscriptions/\(id)?after=0&wait=5")
-            let event = try #require(events.json?["events"]?.arrayValue?.first)
+            let list = events.json?["events"]?.arrayValue ?? []
+            #expect(list.count == 2)
+            let click = try #require(list.first)
+            #expect(click["location"] == "/links/clicks/user")
+            #expect(
+                click["extra"] == [
+                    "platform": "desktop", "bot": false, "location": "/users/8",
+                    "target": "https://www.example.com/u/8", "decision": "redirect", "via": "click",
+                ])
+            let event = try #require(list.last)
             #expect(event["location"] == "/links/clicks/user")
             #expect(event["extra"]?["via"] == "app")
             #expect(event["extra"]?["decision"] == "open")
@@ -303,6 +392,18 @@ import Testing
             let changed = try client.get(
                 "/.well-known/apple-app-site-association", headers: ["Host": "links.example.com"])
             #expect(changed.header("etag") != etag)
+        }
+    }
+
+    @Test func aRouteWriteThatOutgrowsApplesLimitIsRefused() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            let routes: [JSONValue] = (0..<5_000).map { ["path": .string("/p\($0)/:id"), "name": .string("r\($0)")] }
+            let reply = try server.client().request("PUT", "/v1/routes", json: ["routes": .array(routes)])
+            #expect(reply.status == 422)
+            #expect(reply.errorCode == "association_too_large")
+            #expect(reply.errorDetails?["limit"] == 131_072)
+            #expect((reply.errorDetails?["bytes"]?.intValue ?? 0) > 131_072)
+            #expect(try server.client().get("/v1/routes").json?["routes"]?.arrayValue?.count == 0)
         }
     }
 

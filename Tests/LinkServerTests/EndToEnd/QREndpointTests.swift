@@ -68,22 +68,25 @@ import Testing
         }
     }
 
-    @Test func theLongestURLAtLevelHIsVersion40() throws {
+    @Test(arguments: tooLong)
+    func theLongestURLOfEachLevelIsVersion40AndDecodes(ecc: String, max: Int) throws {
         try withServer { (server) throws in
             let prefix = "https://x.io/"
-            let url = prefix + String(repeating: "Ab", count: (1273 - prefix.utf8.count) / 2)
-            #expect(url.utf8.count == 1273)
-            let reply = try server.client().get(Self.target(url, "format=png&size=1000&margin=4&ecc=H"))
+            let url =
+                prefix + String(repeating: "Ab", count: (max - prefix.utf8.count) / 2)
+                + ((max - prefix.utf8.count) % 2 == 1 ? "z" : "")
+            #expect(url.utf8.count == max)
+            let reply = try server.client().get(Self.target(url, "format=png&size=1200&margin=4&ecc=\(ecc)"))
             #expect(reply.status == 200, "\(reply.text)")
-            #expect(PNGHeader(reply.body)?.width == 1000)
+            #expect(PNGHeader(reply.body)?.width == 1200)
             #expect(try QRDecoder.decode(png: reply.body) == url)
             // One byte more does not fit.
-            let tooLong = try server.client().get(Self.target(url + "x", "ecc=H"))
+            let tooLong = try server.client().get(Self.target(url + "x", "ecc=\(ecc)"))
             #expect(tooLong.status == 400)
             #expect(tooLong.errorCode == "invalid_request")
-            #expect(tooLong.errorDetails?["bytes"] == 1274)
-            #expect(tooLong.errorDetails?["max"] == 1273)
-            #expect(tooLong.errorDetails?["ecc"] == "H")
+            #expect(tooLong.errorDetails?["bytes"] == .int(max + 1))
+            #expect(tooLong.errorDetails?["max"] == .int(max))
+            #expect(tooLong.errorDetails?["ecc"] == .string(ecc))
         }
     }
 

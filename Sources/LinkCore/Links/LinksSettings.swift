@@ -1,60 +1,75 @@
-import LinkCore
-
 /// The public listener's settings (`links.*`, API.md §7), validated at start.
-struct LinksSettings: Sendable {
-    var enabled = true
-    var port: UInt16 = 8081
+public struct LinksSettings: Sendable {
+    public init() {}
+
+    public var enabled = true
+    public var port: UInt16 = 8081
     /// The service-wide web target (`https://www.example.com{location}`).
-    var webURL: LinkTemplate?
-    var notFoundURL: String?
+    public var webURL: LinkTemplate?
+    public var notFoundURL: String?
     /// 301, 302, 307 or 308, for every redirect of the listener.
-    var redirectStatus = 302
+    public var redirectStatus = 302
     /// Seconds a deferred-link token stays valid.
-    var deferredTTL = 86_400
+    public var deferredTTL = 86_400
     /// Requests a minute one client address may make to the app endpoints on the links listener.
-    var appRateLimit = 30
-    var siteName: String?
-    var preview = Preview()
-    var faviconURL: String?
+    public var appRateLimit = 30
+    public var siteName: String?
+    public var preview = Preview()
+    public var faviconURL: String?
     /// The text of `/robots.txt`; `nil` for the default (`Allow: /`).
-    var robotsTxt: String?
-    var ios: IOSApp?
-    var android: AndroidApp?
+    public var robotsTxt: String?
+    public var ios: IOSApp?
+    public var android: AndroidApp?
 
     /// The service-wide preview card, field by field.
-    struct Preview: Sendable {
-        var title: LinkTemplate?
-        var description: LinkTemplate?
-        var image: LinkTemplate?
-        var isSet: Bool { title != nil || description != nil || image != nil }
+    public struct Preview: Sendable {
+        public init() {}
+
+        public var title: LinkTemplate?
+        public var description: LinkTemplate?
+        public var image: LinkTemplate?
+        public var isSet: Bool { title != nil || description != nil || image != nil }
     }
 
-    struct IOSApp: Sendable {
-        var appIDs: [AppleAppID]
-        var scheme: String?
-        var storeURL: String?
-        var landingPage = false
-        var webcredentials = false
+    public struct IOSApp: Sendable {
+        public var appIDs: [AppleAppID]
+        public var scheme: String?
+        public var storeURL: String?
+        public var landingPage = false
+        public var webcredentials = false
+
+        public init(appIDs: [AppleAppID]) {
+            self.appIDs = appIDs
+        }
     }
 
-    struct AndroidApp: Sendable {
-        var package: AndroidPackageName
-        var scheme: String?
-        var fingerprints: [CertificateFingerprint]
-        var storeURL: String?
+    public struct AndroidApp: Sendable {
+        public var package: AndroidPackageName
+        public var scheme: String?
+        public var fingerprints: [CertificateFingerprint]
+        public var storeURL: String?
+
+        public init(
+            package: AndroidPackageName, scheme: String?, fingerprints: [CertificateFingerprint], storeURL: String?
+        ) {
+            self.package = package
+            self.scheme = scheme
+            self.fingerprints = fingerprints
+            self.storeURL = storeURL
+        }
     }
 
     /// The app schemes `link` templates may use.
-    var linkPolicy: LinkPolicy { LinkPolicy(iosScheme: ios?.scheme, androidScheme: android?.scheme) }
+    public var linkPolicy: LinkPolicy { LinkPolicy(iosScheme: ios?.scheme, androidScheme: android?.scheme) }
 
     /// A template of the service-wide settings: only `{location}`, `{path}` and `{query}` may stand in it.
-    static func urlTemplate(_ text: String, field: String) throws(LinkError) -> LinkTemplate {
+    public static func urlTemplate(_ text: String, field: String) throws(LinkError) -> LinkTemplate {
         try LinkTemplate(url: text, field: field, schemes: ["https", "http"])
             .validated(against: try Pattern("/"), field: field)
     }
 
     /// A plain absolute `http(s)` URL setting.
-    static func plainURL(_ text: String, field: String) throws(LinkError) -> String {
+    public static func plainURL(_ text: String, field: String) throws(LinkError) -> String {
         let template = try urlTemplate(text, field: field)
         guard !template.description.contains("{") else {
             throw LinkError.invalidSetting(field, value: text, reason: "placeholders are not allowed here")
@@ -65,7 +80,7 @@ struct LinksSettings: Sendable {
 
 extension LinksSettings {
     /// Reads `links.preview` (an object of `title`, `description`, `image`).
-    static func preview(_ value: JSONValue) throws(LinkError) -> Preview {
+    public static func preview(_ value: JSONValue) throws(LinkError) -> Preview {
         let fields = try SettingsObject(value, field: "links.preview", known: ["title", "description", "image"])
         var preview = Preview()
         if let title = try fields.string("title") {
@@ -81,7 +96,7 @@ extension LinksSettings {
     }
 
     /// Reads `links.apps` (`ios`, `android`), checking app IDs, package names and fingerprints.
-    static func apps(_ value: JSONValue, into settings: inout LinksSettings) throws(LinkError) {
+    public static func apps(_ value: JSONValue, into settings: inout LinksSettings) throws(LinkError) {
         let apps = try SettingsObject(value, field: "links.apps", known: ["ios", "android"])
         if let ios = apps.object("ios") {
             let fields = try SettingsObject(

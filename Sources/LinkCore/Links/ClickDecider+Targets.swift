@@ -1,0 +1,72 @@
+/// Targets, previews and pages of a click decision.
+extension ClickDecider {
+    /// The first that is set of: the route's target for `platform`, its fallback, the app's store, `webURL`.
+    public func target(_ link: RouteLink?, platform: LinkPlatform, resolution: Resolution) -> String? {
+        let render = { (template: LinkTemplate) in
+            template.render(params: resolution.params, location: resolution.location)
+        }
+        if let own = link?.target(for: platform) { return RouteLink.limitingCampaignToken(render(own)) }
+        if let fallback = link?.fallback { return render(fallback) }
+        switch platform {
+        case .ios: if let store = settings.ios?.storeURL { return store }
+        case .android: if let store = settings.android?.storeURL { return store }
+        case .desktop: break
+        }
+        return settings.webURL.map(render)
+    }
+
+    /// The route's web target (`desktop`, `fallback`, else `webURL`), the preview's canonical link.
+    func webTarget(_ link: RouteLink?, resolution: Resolution) -> String? {
+        let render = { (template: LinkTemplate) in
+            template.render(params: resolution.params, location: resolution.location)
+        }
+        return (link?.desktop ?? link?.fallback ?? settings.webURL).map(render)
+    }
+
+    func isAppStore(_ target: String, _ ios: LinksSettings.IOSApp) -> Bool {
+        target == ios.storeURL || target.hasPrefix("https://apps.apple.com/")
+            || target.hasPrefix("https://itunes.apple.com/")
+    }
+
+    func isPlayStore(_ target: String, _ android: LinksSettings.AndroidApp) -> Bool {
+        guard target.hasPrefix("https://play.google.com/store/apps/details?") else { return false }
+        return PlayReferrer.queryValue("id", in: target) == android.package.description
+    }
+
+    func previewTexts(_ link: RouteLink?, resolution: Resolution) -> (String?, String?, String?) {
+        let render = { (template: LinkTemplate) in
+            template.render(params: resolution.params, location: resolution.location)
+        }
+        let title = (link?.previewTitle ?? settings.preview.title).map(render)
+        let description = (link?.previewDescription ?? settings.preview.description).map(render)
+        let image = (link?.previewImage ?? settings.preview.image).map(render)
+        return (title, description, image)
+    }
+
+    func previewPage(_ link: RouteLink?, resolution: Resolution, facts: ClickFacts) -> String {
+        let (title, description, image) = previewTexts(link, resolution: resolution)
+        return LinkPage.preview(
+            title: title ?? settings.siteName ?? facts.host, description: description, image: image,
+            url: facts.linkAsClicked, siteName: settings.siteName, canonical: webTarget(link, resolution: resolution))
+    }
+
+    func landingPage(
+        _ link: RouteLink?, resolution: Resolution, facts: ClickFacts, store: String, token: String?
+    ) -> String {
+        let (title, description, _) = previewTexts(link, resolution: resolution)
+        let copy = token.map { ClickDecider.adding("lst", $0, to: facts.linkAsClicked) } ?? facts.linkAsClicked
+        let appID = PlayReferrer.appStoreID(store)
+        let open = settings.ios?.scheme.map { $0 + "://" + String(facts.location.description.dropFirst()) }
+        return LinkPage.landing(
+            title: title ?? settings.siteName ?? "Get the app", description: description, copyText: copy,
+            storeURL: store, appID: appID, appArgument: facts.linkAsClicked, openURL: open)
+    }
+
+    /// `url` with the query item `name=value` appended (before any fragment).
+    public static func adding(_ name: String, _ value: String, to url: String) -> String {
+        let fragment = url.firstIndex(of: "#") ?? url.endIndex
+        let base = url[..<fragment]
+        let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
+        return base + separator + name + "=" + URLEncoding.component(value) + url[fragment...]
+    }
+}

@@ -1,0 +1,145 @@
+/// The click decision of API.md §7, steps 2–6, as a pure function: the request's facts, the route table, the
+/// time and the click count in; the decision, its target and its page out. The listener only translates
+/// (reads headers, counts atomically in the store, keeps tokens, writes the answer).
+public struct ClickDecider: Sendable {
+    public let settings: LinksSettings
+
+    public init(settings: LinksSettings) {
+        self.settings = settings
+    }
+
+    /// What is known before deciding: the facts of the request and how the service counts it.
+    public struct Input: Sendable {
+        public var facts: ClickFacts
+        /// The `_lsp` query value, honoured for an ambiguous agent only.
+        public var lsp: String?
+        public var now: Int64
+        /// Whether the request counts (a `GET` that is not a prefetch nor JSON); only a counted click uses a token.
+        public var counted: Bool
+        /// Person clicks already counted towards the clicked route's `maxClicks` (the server counts this one
+        /// atomically first, and passes the limit itself when it was refused); `nil` when the route has no limit.
+        public var clicksCounted: Int?
+        /// A fresh deferred-link token for the decision to use when it sends a person to the app's store.
+        public var token: String
+
+        public init(
+            facts: ClickFacts, lsp: String?, now: Int64, counted: Bool, clicksCounted: Int? = nil, token: String
+        ) {
+            self.facts = facts
+            self.lsp = lsp
+            self.now = now
+            self.counted = counted
+            self.clicksCounted = clicksCounted
+            self.token = token
+        }
+    }
+
+    /// Whether `facts` with `lsp` gets the platform-check page (an ambiguous person without `_lsp`).
+    public static func needsPlatformCheck(_ facts: ClickFacts, lsp: String?) -> Bool {
+        facts.platform == .ambiguous && facts.bot == nil && lsp != "ios" && lsp != "desktop"
+    }
+
+    /// The platform a click counts under: an ambiguous person's `_lsp` choice, else the agent's.
+    public static func platform(_ facts: ClickFacts, lsp: String?) -> Platform {
+        guard facts.platform == .ambiguous, facts.bot == nil else { return facts.platform }
+        return lsp == "ios" ? .ios : lsp == "desktop" ? .desktop : .ambiguous
+    }
+
+    public func decide(_ input: Input, resolver: Resolver) -> ClickDecision {
+        var facts = input.facts
+        if ClickDecider.needsPlatformCheck(facts, lsp: input.lsp) {
+            return ClickDecision(
+                kind: .platformCheck, status: 200, target: nil, platform: Platform.ambiguous.rawValue, bot: nil,
+                page: LinkPage.platformCheck(
+                    iosURL: ClickDecider.adding("_lsp", "ios", to: facts.linkAsClicked),
+                    desktopURL: ClickDecider.adding("_lsp", "desktop", to: facts.linkAsClicked)))
+        }
+        facts.platform = ClickDecider.platform(facts, lsp: input.lsp)
+        let clicked = resolver.match(facts.location).map { resolver.table.routes[$0.index] }
+        let resolution = try? resolver.resolve(facts.location, context: facts.context)
+        var decision = ClickDecision(
+            kind: .notFound, status: 404, target: nil, platform: facts.platform.rawValue, bot: facts.bot,
+            resolution: resolution, clicked: clicked)
+        guard let resolution, let clicked else {
+            notFound(&decision)
+            return decision
+        }
+        if let link = clicked.link, ClickDecider.isExpired(link, at: input.now, clicksCounted: input.clicksCounted) {
+            expired(&decision, link: link, resolution: resolution)
+            return decision
+        }
+        let link = resolution.route.link
+        if facts.bot == .preview, link?.definition.preview != nil || settings.preview.isSet {
+            decision.kind = .preview
+            decision.status = 200
+            decision.page = previewPage(link, resolution: resolution, facts: facts)
+            return decision
+        }
+        let platform: LinkPlatform =
+            facts.bot != nil ? .desktop : LinkPlatform(rawValue: facts.platform.rawValue) ?? .desktop
+        guard var target = target(link, platform: platform, resolution: resolution) else {
+            notFound(&decision)
+            return decision
+        }
+        let person = facts.bot == nil
+        if person, platform == .ios, let ios = settings.ios, ios.landingPage, isAppStore(target, ios) {
+            decision.kind = .landing
+            decision.status = 200
+            decision.target = target
+            decision.tokenUsed = input.counted
+            decision.page = landingPage(
+                link, resolution: resolution, facts: facts, store: target, token: input.counted ? input.token : nil)
+            return decision
+        }
+        if person, platform == .android, let android = settings.android, isPlayStore(target, android) {
+            if input.counted {
+                decision.tokenUsed = true
+                target = PlayReferrer.adding(token: input.token, link: facts.linkAsClicked, to: target)
+            }
+            if facts.inAppBrowser, android.scheme != nil {
+                decision.kind = .intent
+                decision.status = 200
+                decision.target = target
+                let intent =
+                    "intent://" + facts.host + facts.location.description + "#Intent;scheme=https;package="
+                    + android.package.description + ";S.browser_fallback_url=" + URLEncoding.component(target)
+                    + ";end"
+                decision.page = LinkPage.intent(intentURL: intent, storeURL: target, title: settings.siteName ?? "Open")
+                return decision
+            }
+        }
+        decision.kind = .redirect
+        decision.status = settings.redirectStatus
+        decision.target = target
+        return decision
+    }
+
+    /// Whether `link` is outside its window at `now` or its `maxClicks` were all counted.
+    public static func isExpired(_ link: RouteLink, at now: Int64, clicksCounted: Int?) -> Bool {
+        if link.isOutsideWindow(at: now) { return true }
+        if let limit = link.maxClicks, let counted = clicksCounted, counted >= limit { return true }
+        return false
+    }
+
+    private func notFound(_ decision: inout ClickDecision) {
+        decision.kind = .notFound
+        if let url = settings.notFoundURL {
+            decision.status = settings.redirectStatus
+            decision.target = url
+        } else {
+            decision.status = 404
+            decision.page = LinkPage.message(title: "Link not found", text: "This link does not lead anywhere.")
+        }
+    }
+
+    private func expired(_ decision: inout ClickDecision, link: RouteLink, resolution: Resolution) {
+        decision.kind = .expired
+        if let url = link.expiredURL?.render(params: resolution.params, location: resolution.location) {
+            decision.status = settings.redirectStatus
+            decision.target = url
+        } else {
+            decision.status = 410
+            decision.page = LinkPage.message(title: "Link expired", text: "This link is no longer valid.")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+/// What the public listener does with one click (API.md §7 step 7's `decision`), with what it needs to answer.
+public struct ClickDecision: Sendable {
+    public enum Kind: String, Sendable {
+        case redirect, preview, landing, intent
+        case platformCheck = "platform_check"
+        case notFound = "not_found"
+        case expired
+    }
+
+    public var kind: Kind
+    public var status: Int
+    /// Where the person is sent (a redirect's `Location`, the store of a landing or intent page).
+    public var target: String?
+    /// `ios`, `android`, `desktop` or `ambiguous`.
+    public var platform: String
+    public var bot: BotKind?
+    public var resolution: Resolution?
+    /// The route the person clicked (the first match), under which the click counts.
+    public var clicked: Route?
+    /// The HTML page of a `200`, `404` or `410` answer.
+    public var page: String?
+    /// Whether the decision carries the input's deferred-link token (the server must keep it).
+    public var tokenUsed = false
+
+    public init(
+        kind: Kind, status: Int, target: String?, platform: String, bot: BotKind?, resolution: Resolution? = nil,
+        clicked: Route? = nil, page: String? = nil
+    ) {
+        self.kind = kind
+        self.status = status
+        self.target = target
+        self.platform = platform
+        self.bot = bot
+        self.resolution = resolution
+        self.clicked = clicked
+        self.page = page
+    }
+
+    /// `{"decision", "status", "target", "platform", "bot"}`, plus `resolution` when the caller may see it.
+    public func json(includingResolution: Bool) -> JSONValue {
+        var object: JSONObject = [
+            "decision": .string(kind.rawValue), "status": .int(status), "target": target.map(JSONValue.string) ?? .null,
+            "platform": .string(platform), "bot": bot.map { .string($0.rawValue) } ?? .bool(false),
+        ]
+        if includingResolution { object["resolution"] = resolution?.json() ?? .null }
+        return .object(object)
+    }
+}
+
+/// What a click is resolved with: the request's facts, read once.
+public struct ClickFacts: Sendable {
+    /// The canonical location, without `_lsp` and `lst`.
+    public var location: Location
+    /// `https://` + `Host` + path and query as received, without `_lsp` and `lst`.
+    public var linkAsClicked: String
+    public var host: String
+    public var platform: Platform
+    public var bot: BotKind?
+    public var inAppBrowser: Bool
+    public var language: String?
+    public var userAgent: String?
+    public var referrer: String?
+    /// `click` or `app`.
+    public var via: String
+
+    public init(
+        location: Location, linkAsClicked: String, host: String, platform: Platform, bot: BotKind?,
+        inAppBrowser: Bool = false, language: String? = nil, userAgent: String? = nil, referrer: String? = nil,
+        via: String = "click"
+    ) {
+        self.location = location
+        self.linkAsClicked = linkAsClicked
+        self.host = host
+        self.platform = platform
+        self.bot = bot
+        self.inAppBrowser = inAppBrowser
+        self.language = language
+        self.userAgent = userAgent
+        self.referrer = referrer
+        self.via = via
+    }
+
+    /// `context.click` for redirect rules.
+    public var context: JSONValue {
+        [
+            "click": [
+                "platform": .string(platform.rawValue), "bot": bot.map { .string($0.rawValue) } ?? .bool(false),
+                "language": language.map(JSONValue.string) ?? .null,
+                "userAgent": userAgent.map(JSONValue.string) ?? .null,
+                "referrer": referrer.map(JSONValue.string) ?? .null, "via": .string(via),
+            ]
+        ]
+    }
+
+    /// The first language tag of an `Accept-Language` header (`de-CH` of `de-CH,de;q=0.9`), or `nil`.
+    public static func language(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let first =
+            header.split(separator: ",").first.map {
+                String($0.split(separator: ";")[0].drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+            } ?? ""
+        return first.isEmpty || first == "*" ? nil : String(first)
+    }
+}

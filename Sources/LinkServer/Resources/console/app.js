@@ -1,0 +1,97 @@
+// The console's entry point: the view router (one view per URL fragment), the sign-in dialog, the token state.
+import { auth } from "./api.js";
+import { routesView } from "./routes.js";
+import { tryView } from "./try.js";
+import { statsView } from "./stats.js";
+import { resourcesView } from "./resources.js";
+import { eventsView } from "./events.js";
+import { slotsView } from "./slots.js";
+import { associationView } from "./association.js";
+import { qrView } from "./qr.js";
+
+const views = {
+  routes: routesView, try: tryView, stats: statsView, resources: resourcesView,
+  events: eventsView, slots: slotsView, association: associationView, qr: qrView,
+};
+const built = new Set();
+
+/** Shows the view named by the fragment (`#try?url=/promo`), building it on first use. */
+function show() {
+  const [name, paramText] = location.hash.slice(1).split("?");
+  const view = views[name] ? name : "routes";
+  const parameters = new URLSearchParams(paramText || "");
+  for (const key of Object.keys(views)) {
+    const section = document.getElementById(`view-${key}`);
+    section.hidden = key !== view;
+  }
+  for (const link of document.querySelectorAll("nav a")) {
+    if (link.dataset.view === view) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  const section = document.getElementById(`view-${view}`);
+  document.title = `${section.dataset.title} · LinkServer console`;
+  if (!built.has(view)) {
+    built.add(view);
+    views[view].build(section);
+  }
+  views[view].show?.(parameters);
+}
+
+/** The sign-in dialog: resolves to the token entered, or null when cancelled. */
+function ask(reason) {
+  const dialog = document.getElementById("login");
+  const form = document.getElementById("login-form");
+  const input = document.getElementById("login-token");
+  const error = document.getElementById("login-error");
+  document.getElementById("login-reason").textContent =
+    reason || "Enter the admin token (or the read token to look only).";
+  error.hidden = true;
+  input.value = "";
+  return new Promise((resolve) => {
+    const finish = (token) => {
+      form.removeEventListener("submit", onSubmit);
+      cancel.removeEventListener("click", onCancel);
+      dialog.removeEventListener("cancel", onCancel);
+      if (dialog.open) dialog.close();
+      if (token) auth.token = token;
+      resolve(token);
+    };
+    const onSubmit = (event) => {
+      event.preventDefault();
+      const token = input.value.trim();
+      if (!token) {
+        error.textContent = "Enter a token, or cancel.";
+        error.hidden = false;
+        return;
+      }
+      finish(token);
+    };
+    const onCancel = (event) => {
+      event.preventDefault();
+      finish(null);
+    };
+    const cancel = document.getElementById("login-cancel");
+    form.addEventListener("submit", onSubmit);
+    cancel.addEventListener("click", onCancel);
+    dialog.addEventListener("cancel", onCancel);
+    dialog.showModal();
+    input.focus();
+  });
+}
+
+function showTokenState() {
+  const signedIn = Boolean(auth.token);
+  document.getElementById("auth-state").textContent = signedIn ? "Signed in with a token" : "No token";
+  document.getElementById("auth-button").textContent = signedIn ? "Sign out" : "Sign in";
+}
+
+auth.ask = ask;
+document.getElementById("auth-button").addEventListener("click", () => {
+  if (auth.token) auth.token = null;
+  else ask();
+});
+document.addEventListener("console:signin", () => ask());
+document.addEventListener("console:token", showTokenState);
+window.addEventListener("hashchange", show);
+showTokenState();
+show();

@@ -1,0 +1,145 @@
+// App association: the two files the operating systems read (API.md §7), with the routes the devices would
+// send elsewhere than LinkServer does (shadowed components) and case-insensitive routes Android cannot honour.
+import { get } from "./api.js";
+import { h, pretty, Status } from "./dom.js";
+
+const segments = (pattern) => pattern.split("/").filter(Boolean);
+const kind = (segment) => (segment.startsWith(":") ? 1 : segment.startsWith("*") ? 2 : 0);
+
+/** The route LinkServer picks for a path: at each segment a literal beats a parameter beats a catch-all. */
+export function serverMatch(routes, path) {
+  const parts = segments(path);
+  let best = null;
+  let bestKinds = null;
+  for (const route of routes) {
+    const pattern = segments(route.pattern);
+    const kinds = [];
+    let ok = true;
+    for (let index = 0; index < pattern.length && ok; index++) {
+      const segment = pattern[index];
+      kinds.push(kind(segment));
+      if (kind(segment) === 2) {
+        ok = parts.length > index;
+        break;
+      }
+      if (index >= parts.length) ok = false;
+      else if (kind(segment) === 0) {
+        ok = route.caseInsensitive ? segment.toLowerCase() === parts[index].toLowerCase() : segment === parts[index];
+      }
+      if (ok && index === pattern.length - 1 && parts.length !== pattern.length) ok = false;
+    }
+    if (!pattern.length) ok = parts.length === 0;
+    if (!ok) continue;
+    if (!bestKinds || compareKinds(kinds, bestKinds) < 0) {
+      best = route;
+      bestKinds = kinds;
+    }
+  }
+  return best;
+}
+
+function compareKinds(a, b) {
+  for (let index = 0; index < Math.min(a.length, b.length); index++) if (a[index] !== b[index]) return a[index] - b[index];
+  return 0;
+}
+
+/** A platform glob as a regular expression: `?` one character, `*` any run (both also match `/`). */
+function globRegex(glob, caseSensitive) {
+  const body = [...glob].map((c) => (c === "?" ? "." : c === "*" ? ".*" : c.replace(/[.+^${}()|[\]\\/]/g, "\\$&"))).join("");
+  return new RegExp(`^${body}$`, caseSensitive ? "" : "i");
+}
+
+/** Concrete paths of a route, with parameters filled by "x" or by literals other routes have at that position. */
+function samples(route, routes) {
+  const pattern = segments(route.pattern);
+  let paths = [[]];
+  pattern.forEach((segment, index) => {
+    const values = kind(segment) === 0 ? [segment] : ["x", ...new Set(routes.map((r) => segments(r.pattern)[index]).filter((s) => s && kind(s) === 0))];
+    paths = paths.flatMap((path) => values.map((value) => [...path, value])).slice(0, 40);
+  });
+  return paths.map((path) => `/${path.map(encodeURIComponent).join("/")}`);
+}
+
+/** Per component, the routes whose links a device would send by this component's rule although LinkServer would not. */
+export function shadowing(components, routes, caseKey) {
+  const flags = new Map();
+  const comment = (component) => component.comment ?? component.comments;
+  for (const route of routes) {
+    const label = route.name || route.pattern;
+    for (const path of samples(route, routes)) {
+      if (serverMatch(routes, path) !== route) continue;
+      const first = components.find((c) => globRegex(c["/"], caseKey ? c[caseKey] !== false : true).test(path));
+      if (!first || comment(first) === label) continue;
+      const list = flags.get(label) || [];
+      if (!list.some((f) => f.by === comment(first))) list.push({ by: comment(first), path, exclude: Boolean(first.exclude) });
+      flags.set(label, list);
+    }
+  }
+  return flags;
+}
+
+function componentTable(id, components, flags, notes) {
+  const comment = (component) => component.comment ?? component.comments;
+  return h("div", { class: "table-wrap" }, h("table", { id },
+    h("thead", {}, h("tr", {}, ["#", "Glob", "Route", "Opens the app", "Notes"].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, components.map((component, index) => {
+      const label = comment(component);
+      const shadowed = flags.get(label) || [];
+      const extra = notes(component);
+      return h("tr", { class: shadowed.length || extra.length ? "flagged" : "", dataset: { route: label || "" } },
+        h("td", {}, String(index + 1)),
+        h("td", {}, h("code", {}, component["/"])),
+        h("td", {}, label || "—"),
+        h("td", {}, component.exclude ? "no (excluded)" : "yes"),
+        h("td", { class: "notes" },
+          shadowed.map((f) => h("div", { class: "flag shadowed" }, `Shadowed: ${f.path} reaches LinkServer's ${label}, but devices apply ${f.by} (${f.exclude ? "stays in the browser" : "opens the app"}) first.`)),
+          extra.map((text) => h("div", { class: "flag" }, text))));
+    }))));
+}
+
+export const associationView = {
+  build(section) {
+    const status = new Status("association");
+    const output = h("div", { id: "association-result" });
+    const load = async () => {
+      const answer = await status.run(() => Promise.all([get("/v1/links/association-files"), get("/v1/routes")]), "Loading the files…");
+      if (!answer) return;
+      const [files, { routes }] = answer;
+      const caseInsensitive = new Set(routes.filter((r) => r.caseInsensitive).map((r) => r.name || r.pattern));
+      const parts = [];
+      if (files.apple) {
+        const details = files.apple.body.applinks.details[0];
+        const components = details.components;
+        parts.push(h("div", { class: "card", id: "apple-file" },
+          h("h3", {}, "apple-app-site-association (iOS)"),
+          h("p", { class: "muted" }, `${files.apple.bytes} bytes of Apple's 131072 · ETag ${files.apple.etag} · app IDs ${details.appIDs.join(", ")}. Served at /.well-known/apple-app-site-association on the links listener.`),
+          componentTable("apple-components", components, shadowing(components, routes, "caseSensitive"), (c) => (c.caseSensitive === false ? ["Case-insensitive on iOS."] : [])),
+          h("details", {}, h("summary", {}, "The file"), h("pre", {}, pretty(files.apple.body)))));
+      } else {
+        parts.push(h("div", { class: "card", id: "apple-file" }, h("h3", {}, "apple-app-site-association (iOS)"), h("p", { class: "empty" }, "No iOS app is configured (links.apps.ios), so this file is not served.")));
+      }
+      if (files.android) {
+        const statement = files.android.body[0];
+        const components = statement.relation_extensions["delegate_permission/common.handle_all_urls"].dynamic_app_link_components;
+        parts.push(h("div", { class: "card", id: "android-file" },
+          h("h3", {}, "assetlinks.json (Android)"),
+          h("p", { class: "muted" }, `${files.android.bytes} bytes · ETag ${files.android.etag} · package ${statement.target.package_name}. Dynamic rules act on Android 15 and later only.`),
+          componentTable("android-components", components, shadowing(components, routes, null),
+            (c) => (caseInsensitive.has(c.comments) ? ["Case-insensitive in LinkServer, but Android matches case-sensitively: /PROMO will not open the app."] : [])),
+          h("details", {}, h("summary", {}, "The file"), h("pre", {}, pretty(files.android.body)))));
+      } else {
+        parts.push(h("div", { class: "card", id: "android-file" }, h("h3", {}, "assetlinks.json (Android)"), h("p", { class: "empty" }, "No Android app is configured (links.apps.android), so this file is not served.")));
+      }
+      output.replaceChildren(...parts);
+    };
+    section.append(
+      h("h2", {}, "App association"),
+      h("p", { class: "lead" }, "The files iOS and Android fetch to decide which links open the app. Devices test components in order and stop at the first match."),
+      h("div", { class: "toolbar" }, h("button", { type: "button", id: "association-refresh", onclick: load }, "Refresh")),
+      status.element, output);
+    this.load = load;
+  },
+  show() {
+    this.load?.();
+  },
+};

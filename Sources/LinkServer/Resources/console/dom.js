@@ -1,0 +1,115 @@
+// Small DOM helpers: elements from tags and attributes, status lines, JSON formatting. No innerHTML anywhere.
+
+/** Creates an element: h("p", {class: "x", onclick: fn}, "text", child). */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") element.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(element.dataset, value);
+    else if (value === true) element.setAttribute(key, "");
+    else element.setAttribute(key, String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+/** Creates an SVG element. */
+export function svg(tag, attributes = {}, ...children) {
+  const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value !== undefined && value !== null) element.setAttribute(key, String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+function append(element, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+}
+
+/** A labelled control: <label>Text <input …></label>, with an optional hint below. */
+export function field(label, control, hint) {
+  return h("label", { class: "field" }, h("span", { class: "label" }, label), control, hint ? h("small", {}, hint) : null);
+}
+
+/** Pretty JSON for <pre>. */
+export function pretty(value) {
+  return JSON.stringify(value, null, 2);
+}
+
+/** Parses a JSON text field; an empty field gives `fallback`. Throws a readable error naming the field. */
+export function parseJSONField(text, name, fallback = undefined) {
+  if (text.trim() === "") return fallback;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${name} is not valid JSON: ${error.message}`);
+  }
+}
+
+/**
+ * A status line for one request: shows "Loading…", then clears or shows the error. Every view uses one per
+ * request so that a slow or failed call is never a blank area.
+ */
+export class Status {
+  constructor(name) {
+    this.element = h("div", { class: "status", role: "status", "aria-live": "polite", dataset: { status: name } });
+  }
+
+  loading(text = "Loading…") {
+    this.element.className = "status loading";
+    this.element.replaceChildren(h("span", { class: "spinner", "aria-hidden": "true" }), text);
+  }
+
+  ok(text = "") {
+    this.element.className = text ? "status ok" : "status";
+    this.element.replaceChildren(text);
+  }
+
+  error(error) {
+    this.element.className = "status error";
+    this.element.setAttribute("role", "alert");
+    this.element.replaceChildren(...describeError(error));
+  }
+
+  /** Runs `work` with loading and error states; returns its result, or undefined after an error. */
+  async run(work, loadingText) {
+    this.loading(loadingText);
+    try {
+      const result = await work();
+      this.ok();
+      return result;
+    } catch (error) {
+      this.error(error);
+      return undefined;
+    }
+  }
+}
+
+/** Nodes explaining an error: the API's code and message, its details, and what to do for a 401. */
+export function describeError(error) {
+  const nodes = [];
+  if (error && error.code) {
+    nodes.push(h("strong", { class: "code" }, `${error.status} ${error.code}`), " ", error.message || "");
+    if (error.code === "unauthorized") {
+      nodes.push(" ", h("button", { type: "button", class: "link", onclick: () => document.dispatchEvent(new Event("console:signin")) }, "Sign in with a token"));
+    }
+    if (error.details && Object.keys(error.details).length) {
+      nodes.push(h("details", {}, h("summary", {}, "Details"), h("pre", {}, pretty(error.details))));
+    }
+  } else {
+    nodes.push(h("strong", {}, "Error: "), error && error.message ? error.message : String(error));
+  }
+  return nodes;
+}
+
+/** Today and 29 days back as YYYY-MM-DD (UTC), the server's default statistics range. */
+export function lastDays(count) {
+  const to = new Date();
+  const from = new Date(to.getTime() - (count - 1) * 86400000);
+  return { from: from.toISOString().slice(0, 10), to: to.toISOString().slice(0, 10) };
+}

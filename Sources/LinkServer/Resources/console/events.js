@@ -1,0 +1,107 @@
+// Events: a live tail of the event bus (long-poll, pausable) and a form to emit one.
+import { post } from "./api.js";
+import { h, field, pretty, parseJSONField, Status, describeError } from "./dom.js";
+import { Tail } from "./tail.js";
+
+const limit = 200;
+
+export const eventsView = {
+  build(section) {
+    const state = h("div", { id: "tail-state", class: "status", role: "status" }, "Not started");
+    const list = h("ol", { id: "event-list", class: "events", reversed: true });
+    const empty = h("p", { class: "empty", id: "event-empty" }, "No events yet. Clicks on the links listener and slot changes appear here as they happen.");
+    const patterns = h("input", { id: "tail-patterns", name: "patterns", value: "", placeholder: "/seek/:progress, /orders/*rest", autocomplete: "off" });
+    const pause = h("button", { type: "button", id: "tail-pause" }, "Pause");
+    let tail = null;
+
+    const start = async () => {
+      const events = [{ name: "linkClick" }, { name: "slotChanged" }];
+      for (const path of patterns.value.split(",").map((p) => p.trim()).filter(Boolean)) events.push({ path });
+      await tail?.stop();
+      tail = new Tail(events, {
+        onEvents: (received, missed) => {
+          empty.hidden = true;
+          if (missed) list.prepend(h("li", { class: "missed" }, `${missed} older events were dropped before they were read.`));
+          for (const event of received) list.prepend(renderEvent(event));
+          while (list.children.length > limit) list.lastElementChild.remove();
+        },
+        onState: (text, error) => {
+          state.className = error ? "status error" : "status";
+          state.replaceChildren(text, ...(error ? [" — ", ...describeError(error)] : []));
+        },
+      });
+      pause.textContent = "Pause";
+      tail.start();
+    };
+
+    pause.addEventListener("click", () => {
+      if (!tail) return;
+      if (tail.running) {
+        tail.pause();
+        pause.textContent = "Resume";
+      } else {
+        tail.start();
+        pause.textContent = "Pause";
+      }
+    });
+
+    const subscribeForm = h("form", { class: "toolbar", id: "tail-form" },
+      field("Also watch these event patterns (comma-separated; new ones need the admin token)", patterns),
+      h("button", { type: "submit" }, "Watch"), pause);
+    subscribeForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      start();
+    });
+
+    // Emit.
+    const emitStatus = new Status("emit");
+    const loc = h("input", { id: "emit-location", name: "loc", placeholder: "/seek/42", autocomplete: "off" });
+    const extra = h("textarea", { id: "emit-extra", name: "extra", rows: 2, placeholder: '{"source": "console"}' });
+    const emitForm = h("form", { id: "emit-form", class: "card" },
+      h("h3", {}, "Emit an event"),
+      h("div", { class: "grid" }, field("Location", loc, "Must match a registered event type."), field("Extra JSON (optional)", extra)),
+      h("div", { class: "buttons" }, h("button", { type: "submit", id: "emit-submit" }, "Emit")),
+      emitStatus.element);
+    emitForm.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      let body;
+      try {
+        if (!loc.value.trim()) throw new Error("Enter a location, such as /seek/42.");
+        body = { loc: loc.value.trim() };
+        const value = parseJSONField(extra.value, "Extra");
+        if (value !== undefined) body.extra = value;
+      } catch (error) {
+        emitStatus.error(error);
+        return;
+      }
+      const answer = await emitStatus.run(() => post("/v1/events/emit", body), "Emitting…");
+      if (answer) emitStatus.ok(`Event ${answer.seq} delivered to ${answer.delivered} subscription${answer.delivered === 1 ? "" : "s"}.`);
+    });
+
+    section.append(
+      h("h2", {}, "Events"),
+      h("p", { class: "lead" }, "A live tail of clicks (linkClick), slot changes (slotChanged) and any patterns you add, newest first."),
+      subscribeForm, state, empty, list, emitForm);
+    this.start = start;
+    this.started = false;
+  },
+  show() {
+    if (!this.started) {
+      this.started = true;
+      this.start();
+    }
+  },
+};
+
+function renderEvent(event) {
+  const time = new Date(event.time).toLocaleTimeString();
+  const summary = event.name === "linkClick" && event.extra
+    ? `${event.extra.decision} · ${event.extra.platform}${event.extra.bot ? ` (${event.extra.bot} bot)` : ""} · ${event.extra.location}`
+    : event.name === "slotChanged" && event.extra
+      ? `${event.params.slot}: ${event.extra.reason}${event.extra.current ? ` → ${event.extra.current.id}` : ""}`
+      : event.location;
+  return h("li", { class: "event", dataset: { seq: event.seq, name: event.name || "" } },
+    h("details", {},
+      h("summary", {}, h("span", { class: "badge" }, event.name || event.pattern), " ", h("span", { class: "event-summary" }, summary), " ", h("time", { datetime: event.time }, time), h("span", { class: "muted" }, ` #${event.seq}`)),
+      h("pre", {}, pretty(event))));
+}

@@ -1,0 +1,103 @@
+// Slots: what shows in a slot, present something with a priority, dismiss it, and watch changes live (API.md §11).
+import { get, post, request } from "./api.js";
+import { h, field, pretty, parseJSONField, Status } from "./dom.js";
+import { Tail } from "./tail.js";
+
+export const slotsView = {
+  build(section) {
+    const slot = h("input", { id: "slot-name", name: "slot", value: "home", pattern: "[A-Za-z0-9_.:\\-]{1,128}", required: true, autocomplete: "off" });
+    const status = new Status("slot");
+    const current = h("div", { id: "slot-current", class: "card" });
+    const log = h("ol", { id: "slot-log", class: "events", reversed: true });
+    const watchButton = h("button", { type: "button", id: "slot-watch" }, "Watch");
+    let tail = null;
+
+    const slotPath = () => `/v1/slots/${encodeURIComponent(slot.value.trim())}`;
+
+    const load = async () => {
+      const answer = await status.run(() => get(slotPath()), `Loading slot ${slot.value}…`);
+      if (!answer) return;
+      const showing = answer.current;
+      current.replaceChildren(
+        h("h3", {}, `Slot ${slot.value.trim()}`),
+        showing
+          ? h("div", { dataset: { current: showing.id } },
+            h("p", {}, "Showing ", h("strong", { id: "slot-current-id" }, showing.id), ` at priority ${showing.priority}, since ${new Date(showing.since).toLocaleString()}, until ${new Date(showing.expires).toLocaleString()}.`),
+            h("pre", {}, pretty(showing.payload)),
+            h("button", { type: "button", class: "danger", id: "slot-dismiss", onclick: () => dismiss(showing.id) }, `Dismiss ${showing.id}`))
+          : h("p", { class: "empty", id: "slot-empty" }, "Nothing is showing in this slot."));
+    };
+
+    const dismiss = async (id) => {
+      const done = await status.run(() => request("DELETE", `${slotPath()}/present/${encodeURIComponent(id)}`), "Dismissing…");
+      if (done) await load();
+    };
+
+    const slotForm = h("form", { class: "toolbar", id: "slot-form" }, field("Slot", slot), h("button", { type: "submit" }, "Show"), watchButton);
+    slotForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      load();
+    });
+
+    watchButton.addEventListener("click", async () => {
+      if (tail?.running) {
+        tail.pause();
+        watchButton.textContent = "Watch";
+        return;
+      }
+      const watched = slot.value.trim();
+      await tail?.stop();
+      tail = new Tail([{ path: `/slots/${watched}` }], {
+        onEvents: (events) => {
+          for (const event of events) {
+            const extra = event.extra || {};
+            log.prepend(h("li", { class: "event", dataset: { reason: extra.reason } }, `${new Date(event.time).toLocaleTimeString()} ${extra.reason}${extra.current ? `: ${extra.current.id} (priority ${extra.current.priority})` : ""}${extra.replaced ? `, replacing ${extra.replaced.id}` : ""}`));
+          }
+          load();
+        },
+        onState: (text, error) => status[error ? "error" : "ok"](error || `Watching ${watched}: ${text}`),
+      });
+      watchButton.textContent = "Stop watching";
+      tail.start();
+    });
+
+    const presentStatus = new Status("present");
+    const id = h("input", { id: "present-id", name: "id", placeholder: "spring-sale", required: true, autocomplete: "off" });
+    const priority = h("input", { id: "present-priority", name: "priority", type: "number", value: "10", step: "1", required: true });
+    const ttl = h("input", { id: "present-ttl", name: "ttl", type: "number", value: "3600", min: "1", max: "86400" });
+    const payload = h("textarea", { id: "present-payload", name: "payload", rows: 3, placeholder: '{"title": "Spring sale"}' });
+    const presentForm = h("form", { id: "present-form", class: "card" },
+      h("h3", {}, "Present"),
+      h("p", { class: "muted" }, "Shows when the slot is empty or the priority is strictly higher than what shows now."),
+      h("div", { class: "grid" }, field("Id", id), field("Priority", priority), field("Seconds to show", ttl)),
+      field("Payload JSON", payload),
+      h("div", { class: "buttons" }, h("button", { type: "submit", id: "present-submit" }, "Present")),
+      presentStatus.element);
+    presentForm.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      let body;
+      try {
+        body = { id: id.value.trim(), priority: Number.parseInt(priority.value, 10), payload: parseJSONField(payload.value, "Payload", null) };
+        if (ttl.value) body.ttl = Number.parseInt(ttl.value, 10);
+      } catch (error) {
+        presentStatus.error(error);
+        return;
+      }
+      const answer = await presentStatus.run(() => post(`${slotPath()}/present`, body), "Presenting…");
+      if (!answer) return;
+      presentStatus.ok(answer.presented
+        ? `Presented${answer.replaced ? `, replacing ${answer.replaced.id}` : ""}.`
+        : `Not presented: ${answer.current.id} shows at priority ${answer.current.priority}, which is not lower.`);
+      await load();
+    });
+
+    section.append(
+      h("h2", {}, "Slots"),
+      h("p", { class: "lead" }, "One presentation at a time per slot; the highest priority wins."),
+      slotForm, status.element, current, presentForm, h("h3", {}, "Changes while watching"), log);
+    this.load = load;
+  },
+  show() {
+    this.load?.();
+  },
+};

@@ -1,0 +1,69 @@
+// A long-poll subscription (API.md §5): subscribe, poll with the cursor, re-subscribe when the server forgot
+// the subscription, back off after errors, pause and resume.
+import { post, request } from "./api.js";
+
+export class Tail {
+  /** `events`: the subscription's `events` array; `onEvents(events, missed)`; `onState(text, error)`. */
+  constructor(events, { onEvents, onState }) {
+    this.events = events;
+    this.onEvents = onEvents;
+    this.onState = onState;
+    this.id = null;
+    this.cursor = 0;
+    this.running = false;
+    this.controller = null;
+  }
+
+  async start() {
+    if (this.running) return;
+    this.running = true;
+    this.loop();
+  }
+
+  /** Stops polling; the subscription keeps queueing on the server until its ttl, so a resume loses nothing. */
+  pause() {
+    this.running = false;
+    this.controller?.abort();
+    this.onState("Paused");
+  }
+
+  async stop() {
+    this.pause();
+    if (this.id) await request("DELETE", `/v1/events/subscriptions/${encodeURIComponent(this.id)}`, { retryOn401: false }).catch(() => {});
+    this.id = null;
+  }
+
+  async loop() {
+    let backoff = 1000;
+    while (this.running) {
+      try {
+        if (!this.id) {
+          this.onState("Subscribing…");
+          const answer = await post("/v1/events/subscriptions", { events: this.events, ttl: 300 });
+          this.id = answer.id;
+          this.cursor = answer.cursor;
+        }
+        this.onState("Live: waiting for events");
+        this.controller = new AbortController();
+        const answer = await request("GET", `/v1/events/subscriptions/${encodeURIComponent(this.id)}?after=${this.cursor}&wait=25`, { signal: this.controller.signal }).then((r) => r.json);
+        this.cursor = answer.cursor;
+        if (answer.events.length || answer.missed) this.onEvents(answer.events, answer.missed);
+        backoff = 1000;
+      } catch (error) {
+        if (!this.running) return;
+        if (error.name === "AbortError") continue;
+        if (error.code === "subscription_not_found") {
+          this.id = null;
+          continue;
+        }
+        this.onState(`Retrying in ${backoff / 1000} s`, error);
+        await new Promise((resolve) => setTimeout(resolve, backoff));
+        backoff = Math.min(backoff * 2, 30000);
+        if (error.code === "unauthorized" || error.status === 400 || error.status === 429) {
+          this.running = false;
+          return;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,534 @@
+#!/usr/bin/env python3
+"""The console in a real browser (API.md §13).
+
+Starts the built LinkServer (argv[1]) on port 0 with an admin token, the example config routes and an iOS and an
+Android app, opens /console in Debian's headless Chromium through chromedriver (Selenium, the W3C WebDriver
+protocol), and checks each view through the page the way a person would use it: typing into labelled fields,
+pressing buttons, reading what is shown. Saves a screenshot of every view at 1440 and 360 pixels wide into
+$CONSOLE_SCREENSHOTS. Exits 1 on the first failed check, with the page's text, the browser log and the server log.
+"""
+import base64
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+TOKEN = "console-test-admin-token"
+SHOTS = os.environ.get("CONSOLE_SCREENSHOTS", os.path.join(tempfile.gettempdir(), "console-screenshots"))
+CONFIG = {
+    "links": {
+        "hosts": ["links.example.com"],
+        "webURL": "https://www.example.com{location}",
+        "apps": {
+            "ios": {"appIDs": ["ABCDE12345.com.example.app"], "scheme": "myapp",
+                    "storeURL": "https://apps.apple.com/app/id123456789"},
+            "android": {"package": "com.example.app",
+                        "sha256CertFingerprints": [":".join(["AB"] * 32)],
+                        "storeURL": "https://play.google.com/store/apps/details?id=com.example.app"},
+        },
+    }
+}
+
+
+class Server:
+    """The real binary on port 0, in a fresh data folder."""
+
+    def __init__(self, binary):
+        self.folder = tempfile.mkdtemp(prefix="console-test-")
+        config = os.path.join(self.folder, "linkserver.json")
+        with open(config, "w") as file:
+            json.dump(CONFIG, file)
+        self.log_path = os.path.join(self.folder, "server.log")
+        self.log = open(self.log_path, "w")
+        env = dict(os.environ, LINK_ADMIN_TOKEN=TOKEN)
+        self.process = subprocess.Popen(
+            [binary, "--host", "127.0.0.1", "--port", "0", "--links-port", "0", "--data-dir",
+             os.path.join(self.folder, "data"), "--config", config, "--routes", "config/routes.json"],
+            stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        self.port = self.links_port = None
+        deadline = time.time() + 30
+        while time.time() < deadline and not (self.port and self.links_port):
+            text = open(self.log_path).read()
+            api = re.search(r"(?<!links )listening on http://(?:\[[^\]]*\]|[^:\s]+):(\d+)", text)
+            links = re.search(r"links listening on http://(?:\[[^\]]*\]|[^:\s]+):(\d+)", text)
+            self.port = api and int(api.group(1))
+            self.links_port = links and int(links.group(1))
+            if self.process.poll() is not None:
+                raise RuntimeError("the server exited:\n" + text)
+            time.sleep(0.05)
+        if not (self.port and self.links_port):
+            raise RuntimeError("the server did not report its ports:\n" + open(self.log_path).read())
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def call(self, method, path, body=None, token=TOKEN, port=None, headers=None):
+        """An API call behind the console's back (another person, an app, a click)."""
+        sent = dict(headers or {})
+        if token:
+            sent["Authorization"] = f"Bearer {token}"
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            sent["Content-Type"] = "application/json"
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port or self.port}{path}", data=data, method=method, headers=sent)
+        opener = urllib.request.build_opener(NoRedirect)
+        try:
+            with opener.open(request, timeout=10) as response:
+                return response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Console:
+    """The browser, with waits that read the page."""
+
+    def __init__(self, server):
+        self.server = server
+        options = webdriver.ChromeOptions()
+        options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+        for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                         "--window-size=1440,1000", "--lang=en-US", "--no-first-run",
+                         "--disable-background-networking", "--disable-component-update"]:
+            options.add_argument(argument)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+        self.driver = webdriver.Chrome(options=options, service=service)
+        self.driver.set_page_load_timeout(20)
+
+    def open(self, view=""):
+        self.driver.get(f"{self.server.base}/console{('#' + view) if view else ''}")
+
+    def go(self, view):
+        """Navigates with the keyboard-reachable nav link, as a person would."""
+        self.find(f'nav a[data-view="{view}"]').click()
+        self.wait(lambda: not self.find(f"#view-{view}").get_attribute("hidden"), f"the {view} view to show")
+
+    def find(self, css):
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def finds(self, css):
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def wait(self, condition, what, timeout=10):
+        try:
+            # The page replaces what it re-renders: an element read a moment ago may be gone; read again.
+            return WebDriverWait(
+                self.driver, timeout, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException]
+            ).until(lambda _: condition())
+        except TimeoutException:
+            raise AssertionError(f"timed out waiting for {what}") from None
+
+    def wait_text(self, css, text, timeout=10):
+        def present():
+            for element in self.finds(css):
+                if text in element.text:
+                    return element
+            return None
+        return self.wait(present, f"{text!r} in {css}", timeout)
+
+    def type(self, css, text, clear=True):
+        element = self.find(css)
+        if clear:
+            element.clear()
+        element.send_keys(text)
+        return element
+
+    def select(self, css, value):
+        self.driver.execute_script(
+            "const s = document.querySelector(arguments[0]); s.value = arguments[1];"
+            "s.dispatchEvent(new Event('change', {bubbles: true}));", css, value)
+
+    def sign_in(self, token=TOKEN):
+        self.wait(lambda: self.find("#login").get_attribute("open") is not None, "the sign-in dialog")
+        self.type("#login-token", token)
+        self.find("#login-submit").click()
+
+    def shot(self, name):
+        """The whole page, not only the window (Chromium's Page.captureScreenshot beyond the viewport)."""
+        os.makedirs(SHOTS, exist_ok=True)
+        size = self.driver.execute_script(
+            "return [Math.max(window.innerWidth, document.documentElement.scrollWidth), document.documentElement.scrollHeight]")
+        image = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": size[0], "height": min(size[1], 6000), "scale": 1}})
+        with open(os.path.join(SHOTS, f"{name}.png"), "wb") as file:
+            file.write(base64.b64decode(image["data"]))
+
+    def browser_errors(self):
+        return [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"
+                and "favicon" not in entry["message"]]
+
+
+# The checks, in order: each builds on what the earlier ones made.
+
+def console_is_served_with_its_headers(server, console):
+    status, headers, body = server.call("GET", "/console", token=None)
+    assert status == 200, status
+    lower = {key.lower(): value for key, value in headers.items()}
+    assert lower["content-type"] == "text/html; charset=utf-8", lower
+    assert lower["content-security-policy"] == "default-src 'self'; frame-ancestors 'none'", lower
+    assert lower["referrer-policy"] == "no-referrer", lower
+    assert b"<script type=\"module\" src=\"/console/app.js\">" in body
+    assert not re.search(rb"<script(?![^>]*\bsrc=)", body), "inline script in index.html"
+    status, _, _ = server.call("GET", "/console", token=None, port=server.links_port)
+    assert status == 404, f"the links listener served /console: {status}"
+
+
+def routes_view_opens_on_the_tree(server, console):
+    console.open()
+    console.wait_text("#route-tree", "/users/:id")
+    assert console.find("#view-routes").is_displayed()
+    readonly = console.find('details.route[data-pattern="/users/:id"] .badge.readonly')
+    assert "read-only" in readonly.text
+    # Children are nested under their parent.
+    nested = console.finds('details.route[data-pattern="/users/:id"] + ul details.route[data-pattern="/users/:id/posts/:postId"]')
+    assert nested, "posts/:postId is not nested under /users/:id"
+    console.find('details.route[data-pattern="/users/:id"] summary').click()
+    console.wait_text('details.route[data-pattern="/users/:id"] pre', '"UserProfile"')
+    console.shot("routes")
+
+
+def a_write_without_token_shows_a_prompt_not_a_blank_page(server, console):
+    console.type("#route-path", "/promo/:code")
+    console.find("#route-submit").click()
+    console.wait(lambda: console.find("#login").get_attribute("open") is not None, "the sign-in dialog")
+    console.shot("sign-in")
+    console.find("#login-cancel").click()
+    status = console.wait_text('[data-status="route-form"]', "401 unauthorized")
+    assert status.find_element(By.CSS_SELECTOR, "button").text == "Sign in with a token"
+    assert console.find("#route-tree").text, "the tree went blank"
+
+
+def a_wrong_token_is_refused_and_asked_again(server, console):
+    console.find('[data-status="route-form"] button').click()
+    console.sign_in("not-the-token")
+    console.find("#route-submit").click()
+    console.wait_text("#login-reason", "refused")
+    console.sign_in(TOKEN)
+
+
+def register_a_route_through_the_form(server, console):
+    console.wait_text('[data-status="route-form"]', "Registered /promo/:code")
+    stored = console.driver.execute_script("return [sessionStorage.getItem('linkserver.token'), localStorage.length]")
+    assert stored == [TOKEN, 0], stored
+    assert "Signed in" in console.find("#auth-state").text
+    console.type("#route-path", "/promo/:code/details")
+    console.type("#route-name", "promoDetails")
+    console.find("#route-submit").click()
+    console.wait_text('[data-status="route-form"]', "Registered")
+    # The whole definition as JSON: a route with its own link targets.
+    console.find("#route-form details summary").click()
+    console.type("#route-json", json.dumps({
+        "path": "/spring/:code", "name": "spring", "destination": {"screen": "Promo"},
+        "link": {"ios": "https://apps.apple.com/app/id123456789?pt=1&ct={code}",
+                 "desktop": "https://www.example.com/spring/{code}"}}))
+    console.find("#route-submit").click()
+    console.wait_text('[data-status="route-form"]', "Registered /spring/:code")
+    console.wait_text("#route-tree", "/spring/:code")
+    assert console.finds('details.route[data-pattern="/promo/:code"] + ul details.route[data-pattern="/promo/:code/details"]')
+    # A redirect rule, and an error shown as the API's code.
+    console.type("#route-json", json.dumps({"path": "/old/:code", "name": "oldSpring", "redirect": [{"to": "/spring/{code}"}]}))
+    console.find("#route-submit").click()
+    console.wait_text("#route-tree", "/old/:code")
+    console.type("#route-json", json.dumps({"path": "/bad/:x/:x"}))
+    console.find("#route-submit").click()
+    console.wait_text('[data-status="route-form"]', "400 invalid_pattern")
+    console.find("#route-json").clear()
+    console.type("#route-filter", "spring")
+    console.wait_text("#route-count", "shown")
+    console.shot("routes-registered")
+    console.find("#route-filter").clear()
+    console.find("#route-filter").send_keys(" " + Keys.BACKSPACE)
+
+
+def try_a_link_and_read_the_chain(server, console):
+    console.go("try")
+    console.type("#try-url", "https://links.example.com/old/SPRING")
+    console.select("#try-platform", "ios")
+    console.find("#try-submit").click()
+    console.wait_text("#try-outcome", "Resolved after 1 redirect")
+    steps = [element.text for element in console.finds("#chain .step-location")]
+    assert steps == ["/old/SPRING", "/spring/SPRING", "/spring/SPRING"], steps
+    assert "rule 0 of oldSpring" in console.find("#chain").text
+    decision = console.wait_text("#decision", "Redirect")
+    assert decision.get_attribute("data-decision") == "redirect"
+    target = console.find("#decision-target").text
+    assert target == "https://apps.apple.com/app/id123456789?pt=1&ct=SPRING", target
+    console.shot("try")
+    # Android has no target on the route: the store of the Android app.
+    console.select("#try-platform", "android")
+    console.find("#try-submit").click()
+    console.wait_text("#decision-target", "play.google.com")
+    # No match, said plainly, with the decision of the links listener.
+    console.type("#try-url", "/nowhere/at/all")
+    console.find("#try-submit").click()
+    console.wait_text("#try-outcome", "No route matches this link")
+    console.wait_text("#try-resolution", "404 no_match")
+    assert console.find("#decision").get_attribute("data-decision") == "not_found"
+    # By name and parameters.
+    console.select("#try-mode", "name")
+    console.type("#try-name", "spring")
+    console.type("#try-params", '{"code": "AUTUMN"}')
+    console.select("#try-platform", "desktop")
+    console.find("#try-submit").click()
+    console.wait_text("#decision-target", "https://www.example.com/spring/AUTUMN")
+    console.select("#try-mode", "url")
+
+
+def edit_a_resource_and_hit_a_conflict(server, console):
+    console.go("resources")
+    console.wait_text('[data-status="resources"], #resource-list', "No resources yet")
+    console.type("#resource-path", "/flags/:platform")
+    console.type("#resource-name", "flags")
+    console.type("#resource-value", '{"newCheckout": false}')
+    console.find("#resource-submit").click()
+    console.wait_text('[data-status="resource-create"]', "Saved /flags/:platform at revision")
+    row = console.wait_text("#resource-list tr", "/flags/:platform")
+    row.find_element(By.CSS_SELECTOR, "button").click()
+    console.wait(lambda: console.find("#resource-edit-form").is_displayed(), "the edit form")
+    # Someone else changes it meanwhile.
+    status, _, body = server.call("PATCH", "/v1/resources", {"path": "/flags/:platform", "value": {"newCheckout": "theirs"}})
+    assert status == 200, body
+    console.type("#resource-edit-value", '{"newCheckout": true}')
+    console.find("#resource-save").click()
+    conflict = console.wait_text("#resource-conflict", "Conflict")
+    assert "theirs" in conflict.text, conflict.text
+    console.shot("resources-conflict")
+    console.find("#conflict-overwrite").click()
+    console.wait_text('[data-status="resource-edit"]', "Saved")
+    console.wait_text("#resource-list", '{"newCheckout":true}')
+    console.shot("resources")
+
+
+def an_emitted_event_appears_in_the_tail(server, console):
+    status, _, body = server.call("POST", "/v1/events", {"path": "/seek/:progress", "name": "onSeek"})
+    assert status in (200, 201), body
+    console.go("events")
+    console.type("#tail-patterns", "/seek/:progress")
+    console.find("#tail-form button[type=submit]").click()
+    console.wait_text("#tail-state", "Live", timeout=15)
+    console.type("#emit-location", "/seek/42")
+    console.type("#emit-extra", '{"from": "the console"}')
+    console.find("#emit-submit").click()
+    console.wait_text('[data-status="emit"]', "delivered to")
+    console.wait_text("#event-list", "/seek/42")
+    # A real click on the links listener arrives as linkClick.
+    status, headers, _ = server.call("GET", "/spring/SPRING", token=None, port=server.links_port,
+                                     headers={"User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Mobile/15E148",
+                                              "Host": "links.example.com"})
+    assert status == 302, status
+    console.wait_text("#event-list .event-summary", "redirect · ios · /spring/SPRING", timeout=15)
+    # Paused: a new event waits on the server until resumed.
+    console.find("#tail-pause").click()
+    console.wait_text("#tail-state", "Paused")
+    server.call("POST", "/v1/events/emit", {"loc": "/seek/77"})
+    time.sleep(1)
+    assert "/seek/77" not in console.find("#event-list").text
+    console.find("#tail-pause").click()
+    console.wait_text("#event-list", "/seek/77", timeout=15)
+    console.shot("events")
+
+
+def a_click_shows_up_in_the_chart(server, console):
+    console.go("stats")
+    console.wait_text("#stats-totals", "Clicks")
+
+    def counted():
+        console.find("#stats-submit").click()
+        time.sleep(0.3)
+        totals = console.find('#stats-totals [data-total="clicks"] .number').text
+        return totals == "1"
+    console.wait(counted, "the click in the statistics", timeout=10)
+    today = time.strftime("%Y-%m-%d", time.gmtime())
+    bar = console.find(f'#day-chart g.day[data-day="{today}"] rect[data-series="clicks"]')
+    assert bar.get_attribute("data-value") == "1"
+    assert float(bar.get_attribute("height")) > 0
+    assert console.finds('#platform-chart g[data-platform="ios"]')
+    console.wait_text("#top-routes", "spring")
+    console.shot("stats")
+    # One route, from the route tree's link.
+    console.open("stats?route=promoDetails")
+    console.wait(lambda: console.find('#stats-totals [data-total="clicks"] .number').text == "0", "zero clicks on promoDetails")
+
+
+def slots_present_dismiss_and_watch(server, console):
+    console.go("slots")
+    console.wait_text("#slot-current", "Nothing is showing")
+    console.find("#slot-watch").click()
+    console.type("#present-id", "spring-sale")
+    console.type("#present-priority", "10")
+    console.type("#present-payload", '{"title": "Spring sale"}')
+    console.find("#present-submit").click()
+    console.wait_text('[data-status="present"]', "Presented")
+    console.wait_text("#slot-current-id", "spring-sale")
+    # A higher priority from elsewhere replaces it, and the watch shows it.
+    server.call("POST", "/v1/slots/home/present", {"id": "outage", "priority": 50, "payload": {"title": "Outage"}})
+    console.wait_text("#slot-log", "replaced: outage", timeout=15)
+    console.wait_text("#slot-current-id", "outage")
+    console.shot("slots")
+    console.find("#slot-dismiss").click()
+    console.wait_text("#slot-current", "Nothing is showing")
+    console.wait_text("#slot-log", "dismissed", timeout=15)
+    console.find("#slot-watch").click()
+
+
+def association_files_flag_shadowed_and_case_insensitive_routes(server, console):
+    for route in [{"path": "/a/:x", "name": "narrow", "link": {"appLinks": False}},
+                  {"path": "/:y/b/c", "name": "wide"},
+                  {"path": "/Shop", "name": "shop", "caseInsensitive": True}]:
+        status, _, body = server.call("POST", "/v1/routes", route)
+        assert status == 201, body
+    console.go("association")
+    console.wait_text("#apple-file", "apple-app-site-association")
+    shadowed = console.wait_text('#apple-components tr[data-route="wide"]', "Shadowed")
+    assert "/a/b/c" in shadowed.text and "narrow" in shadowed.text, shadowed.text
+    console.wait_text('#android-components tr[data-route="shop"]', "Android matches case-sensitively")
+    console.wait_text('#apple-components tr[data-route="shop"]', "Case-insensitive on iOS")
+    console.shot("association")
+
+
+def a_qr_code_for_a_link(server, console):
+    console.open("qr?url=" + "https%3A%2F%2Flinks.example.com%2Fspring%2FSPRING")
+    console.wait(lambda: console.finds("#qr-image svg path"), "the QR code")
+    assert console.find("#qr-caption").text == "https://links.example.com/spring/SPRING"
+    assert console.find("#qr-download-png").is_displayed()
+    console.type("#qr-url", "not a url")
+    console.find("#qr-submit").click()
+    console.wait_text('[data-status="qr"]', "400")
+    console.type("#qr-url", "/promo/SPRING")
+    console.find("#qr-submit").click()
+    console.wait_text("#qr-caption", "/promo/SPRING")
+    console.shot("qr")
+
+
+def every_control_has_a_label_and_the_keyboard_reaches_the_nav(server, console):
+    unlabelled = []
+    for view in ["routes", "try", "stats", "resources", "events", "slots", "association", "qr"]:
+        console.go(view)
+        time.sleep(0.3)
+        unlabelled += console.driver.execute_script("""
+            return [...document.querySelectorAll('input, select, textarea, button')]
+              .filter((e) => e.offsetParent !== null)
+              .filter((e) => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !(e.textContent || '').trim())
+              .map((e) => e.outerHTML.slice(0, 80));""")
+    assert not unlabelled, unlabelled
+    console.open("routes")
+    console.wait_text("#route-tree", "/users/:id")
+    console.driver.refresh()
+    console.wait_text("#route-tree", "/users/:id")
+    keys = ActionChains(console.driver)
+    keys.send_keys(Keys.TAB).perform()
+    assert console.driver.switch_to.active_element.get_attribute("class") == "skip", "the first Tab is not the skip link"
+    for _ in range(2):  # Routes, then Try a link
+        keys.send_keys(Keys.TAB).perform()
+    active = console.driver.switch_to.active_element
+    assert active.get_attribute("data-view") == "try", active.get_attribute("outerHTML")
+    active.send_keys(Keys.ENTER)
+    console.wait(lambda: console.find("#view-try").is_displayed(), "the try view from the keyboard")
+
+
+def readable_at_360_pixels(server, console):
+    console.driver.set_window_size(360, 800)
+    wide = []
+    for view in ["routes", "try", "stats", "resources", "events", "slots", "association", "qr"]:
+        console.open(view)
+        time.sleep(0.8)
+        console.shot(f"narrow-{view}")
+        width = console.driver.execute_script("return document.documentElement.scrollWidth")
+        inner = console.driver.execute_script("return window.innerWidth")
+        if width > inner + 1:
+            wide.append(f"{view}: {width} > {inner}")
+    console.driver.set_window_size(1440, 1000)
+    assert not wide, wide
+
+
+def no_errors_in_the_browser(server, console):
+    errors = [e for e in console.browser_errors()
+              # 4xx answers the checks provoked on purpose are logged by the browser as failed loads.
+              if not re.search(r"status of (400|401|404|412)", e["message"])]
+    assert not errors, errors
+
+
+CHECKS = [
+    console_is_served_with_its_headers,
+    routes_view_opens_on_the_tree,
+    a_write_without_token_shows_a_prompt_not_a_blank_page,
+    a_wrong_token_is_refused_and_asked_again,
+    register_a_route_through_the_form,
+    try_a_link_and_read_the_chain,
+    edit_a_resource_and_hit_a_conflict,
+    an_emitted_event_appears_in_the_tail,
+    a_click_shows_up_in_the_chart,
+    slots_present_dismiss_and_watch,
+    association_files_flag_shadowed_and_case_insensitive_routes,
+    a_qr_code_for_a_link,
+    every_control_has_a_label_and_the_keyboard_reaches_the_nav,
+    readable_at_360_pixels,
+    no_errors_in_the_browser,
+]
+
+
+def main():
+    started = time.time()
+    server = Server(sys.argv[1])
+    console = None
+    failed = None
+    try:
+        console = Console(server)
+        print(f"console test: {console.driver.capabilities.get('browserVersion')} against {server.base}", flush=True)
+        for check in CHECKS:
+            begun = time.time()
+            try:
+                check(server, console)
+            except Exception:
+                failed = check.__name__
+                print(f"not ok - {check.__name__}", flush=True)
+                traceback.print_exc()
+                try:
+                    console.shot(f"FAILED-{check.__name__}")
+                    print("--- page text ---\n" + console.find("main").text[:4000])
+                    print("--- browser log ---\n" + "\n".join(e["message"] for e in console.driver.get_log("browser")))
+                except Exception:
+                    pass
+                break
+            print(f"ok - {check.__name__} ({time.time() - begun:.1f} s)", flush=True)
+    finally:
+        if console:
+            console.driver.quit()
+        server.stop()
+        if failed:
+            print("--- server log ---\n" + open(server.log_path).read()[-4000:])
+    print(f"console test: {'FAILED at ' + failed if failed else 'all checks passed'} in {time.time() - started:.1f} s; "
+          f"screenshots in {SHOTS}")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

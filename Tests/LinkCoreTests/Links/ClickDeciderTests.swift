@@ -1,0 +1,193 @@
+import Testing
+
+@testable import LinkCore
+
+/// The click decision (API.md §7 steps 2–6) as a table: one row per branch.
+@Suite struct ClickDeciderTests {
+    static let now = UTCCalendar.milliseconds(parsing: "2026-11-23T12:00:00Z")!
+
+    static func settings(landing: Bool = false, notFound: Bool = false, preview: Bool = false) -> LinksSettings {
+        var settings = LinksSettings()
+        settings.webURL = try! LinksSettings.urlTemplate("https://www.example.com{location}", field: "webURL")
+        settings.siteName = "Example"
+        if notFound { settings.notFoundURL = "https://www.example.com/404" }
+        if preview { settings.preview.title = try! LinkTemplate(text: "Example", field: "t") }
+        var ios = LinksSettings.IOSApp(appIDs: [try! AppleAppID("ABCDE12345.com.example.app")])
+        ios.scheme = "myapp"
+        ios.storeURL = "https://apps.apple.com/app/id123456789"
+        ios.landingPage = landing
+        settings.ios = ios
+        settings.android = LinksSettings.AndroidApp(
+            package: try! AndroidPackageName("com.example.app"), scheme: "myapp",
+            fingerprints: [try! CertificateFingerprint(String(repeating: "AB", count: 32))],
+            storeURL: "https://play.google.com/store/apps/details?id=com.example.app")
+        return settings
+    }
+
+    static let routes = #"""
+        [{"path": "/users/:id", "name": "user",
+          "link": {"ios": "myapp://users/{id}", "desktop": "https://www.example.com/u/{id}",
+                   "preview": {"title": "{id} on Example", "description": "Say \"hi\" to {id}"}}},
+         {"path": "/promo/:code", "link": {"maxClicks": 2, "expiredURL": "https://www.example.com/expired/{code}"}},
+         {"path": "/old", "link": {"validUntil": "2026-01-01T00:00:00Z"}},
+         {"path": "/soon", "link": {"validFrom": "2027-01-01T00:00:00Z", "fallback": "https://www.example.com/soon"}},
+         {"path": "/app/:id", "link": {"fallback": "https://www.example.com/a/{id}"}},
+         {"path": "/gated", "redirect": [{"when": {"==": [{"var": "context.click.platform"}, "android"]},
+                                          "to": "/app/android"}]},
+         {"path": "/blocked", "redirect": [{"when": true, "action": "intercept"}]}]
+        """#
+
+    static func resolver() -> Resolver {
+        var table = RouteTable()
+        table.linkPolicy = LinkPolicy(iosScheme: "myapp", androidScheme: "myapp")
+        for route in (try! JSONParser.parse(Array(routes.utf8))).arrayValue! {
+            try! table.register(try! RouteDefinition(json: route), source: .api)
+        }
+        return Resolver(table: table)
+    }
+
+    struct Row: Sendable, CustomStringConvertible {
+        var name: String
+        var path: String
+        var platform: Platform = .desktop
+        var bot: BotKind? = nil
+        var inApp = false
+        var lsp: String? = nil
+        var counted = true
+        var clicks: Int? = nil
+        var settings: LinksSettings = ClickDeciderTests.settings()
+        var kind: ClickDecision.Kind
+        var status: Int
+        var target: String?
+        var tokenUsed = false
+        var description: String { name }
+    }
+
+    static let rows: [Row] = [
+        Row(
+            name: "desktop person: the route's desktop target", path: "/users/42", kind: .redirect, status: 302,
+            target: "https://www.example.com/u/42"),
+        Row(
+            name: "ios person: the route's ios target", path: "/users/42", platform: .ios, kind: .redirect,
+            status: 302, target: "myapp://users/42"),
+        Row(
+            name: "android person without a target: the store, with a token", path: "/users/42",
+            platform: .android, kind: .redirect, status: 302,
+            target: "https://play.google.com/store/apps/details?id=com.example.app&referrer="
+                + "linkserver_token%3DTOKEN%26linkserver_link%3Dhttps%253A%252F%252Flinks.example.com%252Fusers%252F42",
+            tokenUsed: true),
+        Row(
+            name: "uncounted android request: the store without a token", path: "/users/42", platform: .android,
+            counted: false, kind: .redirect, status: 302,
+            target: "https://play.google.com/store/apps/details?id=com.example.app"),
+        Row(
+            name: "android in-app browser: the intent page", path: "/users/42", platform: .android, inApp: true,
+            kind: .intent, status: 200,
+            target: "https://play.google.com/store/apps/details?id=com.example.app&referrer="
+                + "linkserver_token%3DTOKEN%26linkserver_link%3Dhttps%253A%252F%252Flinks.example.com%252Fusers%252F42",
+            tokenUsed: true),
+        Row(
+            name: "fallback before the store", path: "/app/7", platform: .ios, kind: .redirect, status: 302,
+            target: "https://www.example.com/a/7"),
+        Row(
+            name: "no link: the iOS store", path: "/gated", platform: .ios, kind: .redirect, status: 302,
+            target: "https://apps.apple.com/app/id123456789"),
+        Row(
+            name: "no link: webURL for desktop", path: "/gated?x=1", kind: .redirect, status: 302,
+            target: "https://www.example.com/gated?x=1"),
+        Row(
+            name: "a rule on context.click.platform", path: "/gated", platform: .android, kind: .redirect,
+            status: 302, target: "https://www.example.com/a/android"),
+        Row(
+            name: "ios landing page with a token", path: "/gated", platform: .ios,
+            settings: ClickDeciderTests.settings(landing: true), kind: .landing, status: 200,
+            target: "https://apps.apple.com/app/id123456789", tokenUsed: true),
+        Row(name: "no match: 404 page", path: "/nothing", kind: .notFound, status: 404, target: nil),
+        Row(
+            name: "no match: notFoundURL", path: "/nothing", settings: ClickDeciderTests.settings(notFound: true),
+            kind: .notFound, status: 302, target: "https://www.example.com/404"),
+        Row(name: "an intercepting rule: not found", path: "/blocked", kind: .notFound, status: 404, target: nil),
+        Row(name: "after validUntil: 410", path: "/old", kind: .expired, status: 410, target: nil),
+        Row(name: "before validFrom: 410", path: "/soon", kind: .expired, status: 410, target: nil),
+        Row(
+            name: "within maxClicks", path: "/promo/x", clicks: 1, kind: .redirect, status: 302,
+            target: "https://www.example.com/promo/x"),
+        Row(
+            name: "maxClicks reached: expiredURL", path: "/promo/x", clicks: 2, kind: .expired, status: 302,
+            target: "https://www.example.com/expired/x"),
+        Row(
+            name: "ambiguous person: the platform check", path: "/users/42", platform: .ambiguous,
+            kind: .platformCheck, status: 200, target: nil),
+        Row(
+            name: "ambiguous person who chose ios", path: "/users/42", platform: .ambiguous, lsp: "ios",
+            kind: .redirect, status: 302, target: "myapp://users/42"),
+        Row(
+            name: "_lsp is ignored for others", path: "/users/42", platform: .android, lsp: "desktop",
+            kind: .redirect, status: 302,
+            target: "https://play.google.com/store/apps/details?id=com.example.app&referrer="
+                + "linkserver_token%3DTOKEN%26linkserver_link%3Dhttps%253A%252F%252Flinks.example.com%252Fusers%252F42",
+            tokenUsed: true),
+        Row(
+            name: "preview bot: the card", path: "/users/42", platform: .ios, bot: .preview, kind: .preview,
+            status: 200, target: nil),
+        Row(
+            name: "preview bot without any preview: the desktop target", path: "/app/1", bot: .preview,
+            kind: .redirect, status: 302, target: "https://www.example.com/a/1"),
+        Row(
+            name: "preview bot with links.preview", path: "/app/1", bot: .preview,
+            settings: ClickDeciderTests.settings(preview: true), kind: .preview, status: 200, target: nil),
+        Row(
+            name: "crawler on a phone: what a desktop person gets, no token", path: "/users/42", platform: .android,
+            bot: .crawler, kind: .redirect, status: 302, target: "https://www.example.com/u/42"),
+    ]
+
+    @Test(arguments: rows)
+    func decides(row: Row) throws {
+        let location = try Location(row.path)
+        let facts = ClickFacts(
+            location: location, linkAsClicked: "https://links.example.com" + row.path, host: "links.example.com",
+            platform: row.platform, bot: row.bot, inAppBrowser: row.inApp)
+        let decision = ClickDecider(settings: row.settings).decide(
+            .init(
+                facts: facts, lsp: row.lsp, now: Self.now, counted: row.counted, clicksCounted: row.clicks,
+                token: "TOKEN"),
+            resolver: Self.resolver())
+        #expect(decision.kind == row.kind)
+        #expect(decision.status == row.status)
+        #expect(decision.target == row.target)
+        #expect(decision.tokenUsed == row.tokenUsed)
+        #expect(
+            (decision.page != nil) == [.preview, .landing, .intent, .platformCheck].contains(row.kind)
+                || (decision.page != nil && [404, 410].contains(row.status)))
+    }
+
+    @Test func previewTextsAreEscapedAndCut() throws {
+        let hostile = "<script>alert(\"x\")</script>'" + String(repeating: "y", count: 80)
+        let location = Location(segments: ["users", hostile])
+        let facts = ClickFacts(
+            location: location, linkAsClicked: "https://links.example.com" + location.description,
+            host: "links.example.com", platform: .desktop, bot: .preview)
+        let decision = ClickDecider(settings: Self.settings()).decide(
+            .init(facts: facts, lsp: nil, now: Self.now, counted: true, token: "T"), resolver: Self.resolver())
+        let page = try #require(decision.page)
+        #expect(!page.contains("<script>alert"))
+        #expect(page.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;"))
+        #expect(!page.contains("<script"))
+        let title = try #require(page.split(separator: "\n").first { $0.contains("og:title") })
+        #expect(title.contains("…"))
+        #expect(page.contains(#"<meta property="og:description" content="Say &quot;hi&quot; to &lt;script&gt;"#))
+    }
+
+    @Test func theLandingPageCopiesTheLinkWithItsToken() throws {
+        let facts = ClickFacts(
+            location: try Location("/gated"), linkAsClicked: "https://links.example.com/gated",
+            host: "links.example.com", platform: .ios, bot: nil)
+        let decision = ClickDecider(settings: Self.settings(landing: true)).decide(
+            .init(facts: facts, lsp: nil, now: Self.now, counted: true, token: "TOK-1"), resolver: Self.resolver())
+        let page = try #require(decision.page)
+        #expect(page.contains(#""https://links.example.com/gated?lst=TOK-1""#))
+        #expect(page.contains(#"app-id=123456789, app-argument=https://links.example.com/gated"#))
+        #expect(page.contains(#"href="myapp://gated""#))
+        #expect(page.contains(#"href="https://apps.apple.com/app/id123456789""#))
+    }
+}

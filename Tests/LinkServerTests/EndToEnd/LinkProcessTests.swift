@@ -1,0 +1,51 @@
+import Foundation
+import LinkCore
+import Testing
+
+@testable import LinkServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The public listener in the real executable: both listeners stop on SIGTERM, and clicks counted just before
+/// it are all in the statistics after a restart (API.md §8).
+@Suite struct LinkProcessTests {
+    @Test func aSIGTERMRightAfterABurstOfClicksLosesNone() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        let config = dataDir + "/config.json"
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: config))
+        let arguments = [
+            "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json", "--config",
+            config,
+        ]
+        let first = try ServerProcess(arguments: arguments)
+        let port = try first.waitUntilListening()
+        let linksPort = first.linksPort
+        #expect(linksPort != 0)
+        let api = HTTPClient(port: port)
+        #expect(try api.post("/v1/routes", ["path": "/users/:id", "name": "user"]).status == 201)
+        let links = HTTPClient(port: linksPort)
+        let agent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0"
+        for index in 0..<300 {
+            let reply = try links.get("/users/\(index)", headers: ["User-Agent": agent])
+            #expect(reply.status == 404)
+        }
+        for index in 0..<50 {
+            _ = try links.get("/unknown/\(index)", headers: ["User-Agent": agent])
+        }
+        first.signal(SIGTERM)
+        #expect(try first.waitForExit() == 0)
+        // Both listeners are gone.
+        #expect(throws: (any Error).self) { try HTTPClient(port: linksPort).get("/users/1") }
+
+        let second = try ServerProcess(arguments: arguments)
+        let again = try second.waitUntilListening()
+        let stats = try HTTPClient(port: again).get("/v1/stats/clicks?route=user")
+        #expect(stats.json?["clicks"] == 300)
+        let all = try HTTPClient(port: again).get("/v1/stats/clicks")
+        #expect(all.json?["unmatched"] == 50)
+        second.signal(SIGTERM)
+        #expect(try second.waitForExit() == 0)
+    }
+}
