@@ -3,17 +3,22 @@ import PackageDescription
 
 let package = Package(
     name: "LinkServer",
-    platforms: [.macOS(.v15)],
+    // macOS 15 is the server's floor (Synchronization's Mutex); LinkClient itself needs only iOS 15 / macOS 12.
+    platforms: [.macOS(.v15), .iOS(.v15)],
     products: [
         .executable(name: "LinkServer", targets: ["LinkServer"]),
         .library(name: "LinkCore", targets: ["LinkCore"]),
+        .library(name: "LinkClient", targets: ["LinkClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
@@ -61,8 +66,20 @@ let package = Package(
             ],
             resources: [.copy("Resources/openapi.json"), .copy("Resources/console")]
         ),
+        // The Swift client for apps and backend jobs: Foundation and the OpenAPI runtime only (API.md §14).
+        .target(
+            name: "LinkClient",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ],
+            exclude: ["Generated/openapi.json", "Generated/openapi-generator-config.yaml"]
+        ),
         .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore"]),
         .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "LinkCore"]),
+        // Runs the client against the real server, in process.
+        .testTarget(name: "LinkClientTests", dependencies: ["LinkClient", "LinkServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

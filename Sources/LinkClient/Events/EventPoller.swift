@@ -1,0 +1,145 @@
+import Foundation
+
+/// The state behind an ``EventSequence/Iterator``: the subscription, the cursor to acknowledge, and the elements
+/// taken from the last answer that the consumer has not had yet.
+///
+/// Not `Sendable`: one iterator belongs to one consuming task, which alone calls ``next()``.
+final class EventPoller {
+    private let client: LinkClient
+    private let types: [EventType]
+    private let wait: Int
+    private let ttl: Int
+    private let backoff: Backoff
+    /// Long-polls outlast the ordinary request timeout: `wait` + 15 s (API.md §14).
+    private let pollWire: Wire
+
+    private(set) var subscriptionID: String?
+    /// The cursor the next poll acknowledges (`after`).
+    private var after: Int?
+    /// The `after` of the last poll sent: a larger one resets the service's `missed` count.
+    private var sentAfter: Int?
+    /// The part of the service's unacknowledged `missed` count already reported.
+    private var reportedMissed = 0
+    /// The last event `seq` handed on, so that nothing goes out twice.
+    private var lastSeq: Int?
+    private var lostSubscription = false
+    private var failures = 0
+    private var pending: [EventSequence.Element] = []
+    private var finished = false
+
+    init(client: LinkClient, types: [EventType], wait: Int, ttl: Int, backoff: Backoff) {
+        self.client = client
+        self.types = types
+        self.wait = wait
+        self.ttl = ttl
+        self.backoff = backoff
+        self.pollWire = client.wire(timeout: TimeInterval(wait + 15))
+    }
+
+    deinit {
+        if !finished { pollWire.session.finishTasksAndInvalidate() }
+    }
+
+    func next() async throws -> EventSequence.Element? {
+        polling: while !finished {
+            if !pending.isEmpty { return pending.removeFirst() }
+            if Task.isCancelled { break polling }
+            do {
+                try await step()
+                failures = 0
+            } catch let error as LinkTransportError {
+                // A timed-out long-poll (a proxy or the network gave up on it) is retried at once.
+                if error.kind == .timedOut && !Task.isCancelled { continue polling }
+                if error.kind == .cancelled || Task.isCancelled { break polling }
+                if await !pause() { break polling }
+            } catch let error as LinkServiceError where error.code == .subscriptionNotFound {
+                subscriptionID = nil
+                lostSubscription = true
+            } catch let error as LinkServiceError where error.status >= 502 && error.status <= 504 {
+                if await !pause() { break polling }
+            } catch {
+                await finish()
+                throw error
+            }
+        }
+        await finish()
+        return nil
+    }
+
+    /// One request: subscribe when there is no subscription, else poll it.
+    private func step() async throws {
+        guard let id = subscriptionID else {
+            let created = try await subscribe()
+            subscriptionID = created.id
+            after = created.cursor
+            sentAfter = nil
+            reportedMissed = 0
+            if lostSubscription {
+                lostSubscription = false
+                pending.append(.resubscribed(lastSeq: lastSeq))
+            }
+            return
+        }
+        let acknowledging = after != sentAfter
+        let query = Operations.PollSubscription.Input.Query(after: after, wait: wait)
+        let result = try await pollWire.call("pollSubscription") { client in
+            try await client.pollSubscription(path: .init(id: id), query: query).ok.body.json
+        }
+        sentAfter = after
+        if acknowledging { reportedMissed = 0 }
+        if result.missed > reportedMissed {
+            pending.append(.missed(result.missed - reportedMissed))
+        }
+        reportedMissed = max(reportedMissed, result.missed)
+        for wireEvent in result.events where wireEvent.seq > (lastSeq ?? Int.min) {
+            let event: Event = try JSONBridge.convert(wireEvent)
+            pending.append(.event(event))
+            lastSeq = event.seq
+        }
+        after = max(after ?? 0, result.cursor)
+    }
+
+    private func subscribe() async throws -> Components.Schemas.SubscriptionCreated {
+        let events: [JSONValue] = types.map { type in
+            var fields: [String: JSONValue] = [:]
+            if let path = type.path { fields["path"] = .string(path) }
+            if let name = type.name { fields["name"] = .string(name) }
+            return .object(fields)
+        }
+        let body: Components.Schemas.SubscriptionCreate = try JSONBridge.convert(
+            ["events": .array(events), "ttl": .number(Double(ttl))] as JSONValue)
+        return try await client.wire.call("createSubscription") { client in
+            try await client.createSubscription(body: .json(body)).created.body.json
+        }
+    }
+
+    /// Waits before the next retry; `false` when the task was cancelled meanwhile.
+    private func pause() async -> Bool {
+        let delay = backoff.delay(attempt: failures)
+        failures += 1
+        do {
+            try await Task.sleep(for: delay)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Ends the sequence: deletes the subscription (in a task of its own, since the consumer's may be cancelled,
+    /// and best effort: an undeleted subscription expires after its `ttl` anyway).
+    private func finish() async {
+        guard !finished else { return }
+        finished = true
+        pending.removeAll()
+        pollWire.session.finishTasksAndInvalidate()
+        if let id = subscriptionID {
+            subscriptionID = nil
+            let wire = client.wire
+            await Task {
+                _ = try? await wire.call("deleteSubscription") { client in
+                    try await client.deleteSubscription(path: .init(id: id)).noContent
+                }
+            }.value
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import Foundation
+
+/// A deferred deep link (API.md §9): the link a person tapped before the app was installed, as resolved then.
+public struct DeferredLink: Sendable, Hashable, Decodable {
+    /// The resolution at click time.
+    public let resolution: Resolution
+    public let clickedAt: Date
+    /// `ios` or `android`.
+    public let platform: String
+    /// The link as clicked.
+    public let link: String
+}

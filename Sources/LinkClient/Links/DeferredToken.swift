@@ -1,0 +1,53 @@
+import Foundation
+
+/// Finds a deferred-link token in what the app has on first launch (API.md §9).
+public enum DeferredToken {
+    /// The token in `text`: a link copied by the iOS landing page (its `lst` query item), or an Android install
+    /// referrer (`…&linkserver_token=<token>&…`, decoded once). `nil` when there is none.
+    /// - Parameter hosts: when not empty, a URL's host must be one of these (the service's `links.hosts`), so a
+    ///   stranger's link on the pasteboard is never claimed.
+    public static func find(in text: String, hosts: [String] = []) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let components = URLComponents(string: trimmed), let scheme = components.scheme,
+            ["http", "https"].contains(scheme.lowercased())
+        {
+            if !hosts.isEmpty {
+                guard let host = components.host?.lowercased(), hosts.contains(where: { matches(host, $0) }) else {
+                    return nil
+                }
+            }
+            return nonEmpty(components.queryItems?.last { $0.name == "lst" }?.value)
+        }
+        // An install referrer is a form-encoded query string.
+        return nonEmpty(formValue("linkserver_token", in: trimmed))
+    }
+
+    /// The link as clicked in an Android install referrer (`linkserver_link`), to resolve when the token is gone.
+    public static func link(inReferrer referrer: String) -> String? {
+        nonEmpty(formValue("linkserver_link", in: referrer))
+    }
+
+    /// The last value of `key` in a form-encoded string (`a=1&b=2`, `+` for a space); `nil` when absent.
+    static func formValue(_ key: String, in text: String) -> String? {
+        var found: String?
+        for item in text.split(separator: "&") {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String? {
+                part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            }
+            if decode(parts[0]) == key { found = parts.count > 1 ? decode(parts[1]) : "" }
+        }
+        return found
+    }
+
+    private static func matches(_ host: String, _ pattern: String) -> Bool {
+        let pattern = pattern.lowercased()
+        if pattern.hasPrefix("*.") { return host.hasSuffix(pattern.dropFirst()) }
+        return host == pattern
+    }
+
+    private static func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+extension LinkClient {
+    /// The entry point for a link the app was opened with (`onOpenURL`, `application(_:continue:options:)`):
+    /// records the app open (API.md §8: statistics, `validUntil`, `maxClicks`) and returns the resolution to show.
+    /// Honour ``LinkOpen/decision``: only `open` carries a destination to show.
+    public func open(_ url: URL, platform: AppPlatform = .current) async throws -> LinkOpen {
+        let body = Components.Schemas.OpenRequest(
+            url: url.absoluteString, platform: .init(rawValue: platform.rawValue)!)
+        return try await wire.call("recordAppOpen") { client in
+            try JSONBridge.convert(try await client.recordAppOpen(body: .json(body)).ok.body.json)
+        }
+    }
+
+    /// Claims a deferred-link token (API.md §9), sending ``installID``. Throws ``LinkServiceError`` with
+    /// ``ErrorCode/unknownToken`` when it is unknown, expired or already claimed by another installation.
+    public func claimDeferred(token: String) async throws -> DeferredLink {
+        let body = Components.Schemas.ClaimRequest(token: token, installId: installID)
+        return try await wire.call("claimDeferredLink") { client in
+            try JSONBridge.convert(try await client.claimDeferredLink(body: .json(body)).ok.body.json)
+        }
+    }
+
+    /// Claims the deferred link in a pasteboard string or an install referrer, if it holds a token (see
+    /// ``DeferredToken/find(in:hosts:)``); `nil` when it holds none, or when the token is unknown or used.
+    public func claimDeferred(from text: String, hosts: [String] = []) async throws -> DeferredLink? {
+        guard let token = DeferredToken.find(in: text, hosts: hosts) else { return nil }
+        do {
+            return try await claimDeferred(token: token)
+        } catch let error as LinkServiceError where error.code == .unknownToken {
+            return nil
+        }
+    }
+
+    /// Click and app-open statistics (API.md §8): UTC days `from`…`to` (`YYYY-MM-DD`, inclusive; the service
+    /// defaults to the last 30 days), for one route or all.
+    public func clickStats(route: String? = nil, from: String? = nil, to: String? = nil) async throws -> ClickStats {
+        try await wire.call("getClickStats") { client in
+            try JSONBridge.convert(
+                try await client.getClickStats(query: .init(route: route, from: from, to: to)).ok.body.json)
+        }
+    }
+}

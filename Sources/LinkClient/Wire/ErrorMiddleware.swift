@@ -1,0 +1,46 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Turns every non-2xx answer into a ``LinkServiceError`` before the generated code sees it, so each operation's
+/// many error cases collapse into one typed error carrying the contract's `code`, `message` and `details`.
+struct ErrorMiddleware: ClientMiddleware {
+    /// The most of an error body read; the contract's error bodies are far smaller.
+    static let bodyLimit = 1 << 20
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, responseBody) = try await next(request, body, baseURL)
+        guard response.status.kind != .successful else { return (response, responseBody) }
+        let data: Data
+        if let responseBody {
+            data = try await Data(collecting: responseBody, upTo: ErrorMiddleware.bodyLimit)
+        } else {
+            data = Data()
+        }
+        throw ErrorMiddleware.serviceError(status: response.status.code, headers: response.headerFields, body: data)
+    }
+
+    static func serviceError(status: Int, headers: HTTPFields, body: Data) -> LinkServiceError {
+        let retryAfter = headers[.retryAfter].flatMap { Int($0) }
+        if let envelope = try? JSONDecoder().decode(Envelope.self, from: body) {
+            return LinkServiceError(
+                status: status, code: ErrorCode(rawValue: envelope.error.code), message: envelope.error.message,
+                details: envelope.error.details ?? .null, retryAfter: retryAfter)
+        }
+        let text = String(decoding: body.prefix(200), as: UTF8.self)
+        return LinkServiceError(status: status, code: .unknown, message: text, retryAfter: retryAfter)
+    }
+
+    /// `{"error": {"code", "message", "details"}}` (API.md §1), decoded leniently: any code string is accepted.
+    private struct Envelope: Decodable {
+        struct Body: Decodable {
+            let code: String
+            let message: String
+            let details: JSONValue?
+        }
+        let error: Body
+    }
+}

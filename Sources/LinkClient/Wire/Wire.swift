@@ -1,0 +1,63 @@
+import Foundation
+import OpenAPIRuntime
+import OpenAPIURLSession
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The generated client (``Client``, from `openapi.json`) with the client's transport, token and error
+/// handling: the one place where the facade meets the wire.
+struct Wire: Sendable {
+    let client: Client
+    let session: URLSession
+
+    init(baseURL: URL, token: String?, session: URLSession) {
+        self.session = session
+        client = Client(
+            serverURL: baseURL,
+            configuration: Configuration(dateTranscoder: RFC3339Transcoder()),
+            transport: URLSessionTransport(configuration: .init(session: session)),
+            middlewares: [AuthorizationMiddleware(token: token), ErrorMiddleware()]
+        )
+    }
+
+    /// Runs one generated operation and gives every failure its public type: the service's error answers
+    /// ``LinkServiceError`` (thrown by ``ErrorMiddleware``), everything else ``LinkTransportError``.
+    func call<T>(_ operation: String, _ body: (Client) async throws -> T) async throws -> T {
+        do {
+            return try await body(client)
+        } catch let error as LinkServiceError {
+            throw error
+        } catch let error as LinkTransportError {
+            throw error
+        } catch let error as ClientError {
+            throw Wire.classify(error.underlyingError, operation: operation)
+        } catch {
+            throw Wire.classify(error, operation: operation)
+        }
+    }
+
+    static func classify(_ error: any Error, operation: String) -> any Error {
+        switch error {
+        case let error as LinkServiceError: return error
+        case let error as LinkTransportError: return error
+        case let error as ClientError: return classify(error.underlyingError, operation: operation)
+        case is CancellationError: return LinkTransportError(kind: .cancelled, operation: operation, underlying: error)
+        case let error as URLError:
+            switch error.code {
+            case .timedOut: return LinkTransportError(kind: .timedOut, operation: operation, underlying: error)
+            case .cancelled: return LinkTransportError(kind: .cancelled, operation: operation, underlying: error)
+            default: return LinkTransportError(kind: .connection, operation: operation, underlying: error)
+            }
+        case is DecodingError, is EncodingError, is JSONBridge.Missing:
+            return LinkTransportError(kind: .invalidResponse, operation: operation, underlying: error)
+        default:
+            // The runtime's own errors (an unexpected status or content type) mean an answer off the contract.
+            if (error as NSError).domain == NSURLErrorDomain {
+                return LinkTransportError(kind: .connection, operation: operation, underlying: error)
+            }
+            return LinkTransportError(kind: .invalidResponse, operation: operation, underlying: error)
+        }
+    }
+}

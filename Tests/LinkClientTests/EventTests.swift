@@ -1,0 +1,191 @@
+import Foundation
+import LinkClient
+import Testing
+
+/// Emit and the event sequence: cursors, `missed`, cancellation, expiry and a server restart.
+@Suite struct EventTests {
+    /// Emits `extra` (numbered from `first`) until a subscription receives one: the sequence subscribes (and so
+    /// registers the type) on its first `next()`, in another task. Returns the number that was delivered.
+    static func emitUntilDelivered(_ client: LinkClient, location: String, first: Int) async throws -> Int {
+        for number in first..<(first + 500) {
+            do {
+                if try await client.emit(location: location, extra: ["n": .number(Double(number))]).delivered > 0 {
+                    return number
+                }
+            } catch let error as LinkServiceError where error.code == .noMatch {
+                // The type is not registered yet.
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw Collector.Timeout()
+    }
+
+    @Test func emitAnswersWhatMatched() async throws {
+        try await withLiveServer { server in
+            let client = server.client()
+            let events = Collector(client.events([.path("/seek/:progress", name: "onSeekProgress")], wait: 2))
+            defer { Task { await events.cancel() } }
+            _ = try await Self.emitUntilDelivered(client, location: "/seek/0", first: 0)
+            let result = try await client.emit(name: "onSeekProgress", params: ["progress": "30"], query: ["x": "1"])
+            #expect(result.delivered == 1)
+            #expect(result.matched == ["onSeekProgress"])
+            #expect(result.seq > 0)
+            let first = try await events.nextEvent()
+            #expect(first.location == "/seek/0")
+            let event = try await events.nextEvent()
+            #expect(event.seq == result.seq)
+            #expect(event.name == "onSeekProgress")
+            #expect(event.pattern == "/seek/:progress")
+            #expect(event.location == "/seek/30?x=1")
+            #expect(event.params == ["progress": "30"])
+            #expect(event.query == ["x": "1"])
+            #expect(event.extra == .null)
+            #expect(abs(event.time.timeIntervalSinceNow) < 60)
+            let unmatched = try await #require(throws: LinkServiceError.self) {
+                try await client.emit(location: "/nowhere")
+            }
+            #expect(unmatched.code == .noMatch)
+        }
+    }
+
+    @Test func deliversEveryEventOnceInOrderAcrossPolls() async throws {
+        try await withLiveServer { server in
+            let client = server.client()
+            let events = Collector(client.events([.path("/n/:i")], wait: 1))
+            defer { Task { await events.cancel() } }
+            let start = try await Self.emitUntilDelivered(client, location: "/n/x", first: 0)
+            for index in 1...50 { try await client.emit(location: "/n/\(index)", extra: ["i": .number(Double(index))]) }
+            var seqs: [Int] = []
+            let first = try await events.nextEvent()
+            #expect(first.extra["n"] == .number(Double(start)))
+            for index in 1...50 {
+                let event = try await events.nextEvent()
+                #expect(event.params["i"] == String(index))
+                seqs.append(event.seq)
+            }
+            #expect(seqs == seqs.sorted())
+            #expect(Set(seqs).count == 50)
+            // Polls with wait 1 s keep timing out with nothing new: nothing arrives twice.
+            try await client.emit(location: "/n/last")
+            #expect(try await events.nextEvent().location == "/n/last")
+        }
+    }
+
+    @Test func reportsEventsDroppedFromAFullQueue() async throws {
+        var settings = LiveServer.Settings()
+        settings.queueLimit = 3
+        try await withLiveServer(settings) { server in
+            let client = server.client()
+            let sequence = client.events([.path("/q/:i")], wait: 5)
+            var iterator = sequence.makeAsyncIterator()
+            // The first next() subscribes and waits; an emit from another task ends that wait.
+            let emitter = Task {
+                _ = try await Self.emitUntilDelivered(client, location: "/q/first", first: 0)
+            }
+            guard case .event(let first)? = try await iterator.next() else {
+                Issue.record("expected an event")
+                return
+            }
+            try await emitter.value
+            #expect(first.location == "/q/first")
+            // While the consumer is busy, ten more arrive; the queue keeps the newest three.
+            for index in 1...10 { try await client.emit(location: "/q/\(index)") }
+            var elements: [EventSequence.Element] = []
+            while elements.count < 4, let element = try await iterator.next() { elements.append(element) }
+            #expect(elements.first == .missed(7))
+            let locations = elements.dropFirst().compactMap { element -> String? in
+                if case .event(let event) = element { return event.location }
+                return nil
+            }
+            #expect(locations == ["/q/8", "/q/9", "/q/10"])
+        }
+    }
+
+    @Test func cancellingTheConsumerDeletesTheSubscription() async throws {
+        try await withLiveServer { server in
+            let client = server.client()
+            let sequence = client.events([.path("/c/:i")], wait: 30)
+            let subscription = Box<String?>(nil)
+            let consumer = Task {
+                var iterator = sequence.makeAsyncIterator()
+                _ = try await iterator.next()
+                subscription.value = iterator.subscriptionID
+                // The next poll waits up to 30 s; cancelling must end it at once.
+                return try await iterator.next()
+            }
+            _ = try await Self.emitUntilDelivered(client, location: "/c/1", first: 0)
+            #expect(try await waitUntil { subscription.value != nil })
+            try await Task.sleep(for: .milliseconds(200))  // not needed for correctness: the poll is likelier waiting
+            let started = ContinuousClock.now
+            consumer.cancel()
+            #expect(try await consumer.value == nil)
+            #expect(ContinuousClock.now - started < .seconds(10))
+            // The subscription was deleted: an emit reaches nobody (an undeleted one would queue it).
+            #expect(try await client.emit(location: "/c/2").delivered == 0)
+        }
+    }
+
+    @Test func anExpiredSubscriptionIsReplacedAndTheGapReported() async throws {
+        try await withLiveServer { server in
+            let client = server.client()
+            var iterator = client.events([.path("/e/:i")], wait: 1, ttl: 1).makeAsyncIterator()
+            let emitter = Task { try await Self.emitUntilDelivered(client, location: "/e/1", first: 0) }
+            guard case .event(let first)? = try await iterator.next() else {
+                Issue.record("expected an event")
+                return
+            }
+            _ = try await emitter.value
+            #expect(first.location == "/e/1")
+            let firstID = iterator.subscriptionID
+            // Nobody polls for longer than the ttl: the server expires the subscription.
+            try await Task.sleep(for: .seconds(3))
+            #expect(try await client.emit(location: "/e/lost").delivered == 0)
+            #expect(try await iterator.next() == .resubscribed(lastSeq: first.seq))
+            #expect(iterator.subscriptionID != firstID)
+            let next = Task { try await iterator.next() }
+            _ = try await Self.emitUntilDelivered(client, location: "/e/2", first: 100)
+            guard case .event(let event)? = try await next.value else {
+                Issue.record("expected an event")
+                return
+            }
+            #expect(event.location == "/e/2")
+        }
+    }
+
+    @Test func theSequenceSurvivesAServerRestart() async throws {
+        try await withLiveServer { server in
+            let client = server.client()
+            let events = Collector(
+                client.events(
+                    [.path("/r/:i", name: "restartable")], wait: 2,
+                    backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(500))))
+            defer { Task { await events.cancel() } }
+            let before = try await Self.emitUntilDelivered(client, location: "/r/1", first: 0)
+            let first = try await events.nextEvent()
+            #expect(first.extra["n"] == .number(Double(before)))
+
+            try server.restart()
+            // The type survived the restart; the subscription did not. The sequence re-subscribes by itself.
+            let after = try await Self.emitUntilDelivered(client, location: "/r/2", first: 1000)
+            #expect(try await events.next() == .resubscribed(lastSeq: first.seq))
+            let event = try await events.nextEvent()
+            #expect(event.extra["n"] == .number(Double(after)))
+            #expect(event.seq > first.seq)
+            #expect(event.name == "restartable")
+        }
+    }
+
+    @Test func subscribingToAnUnknownNameEndsTheSequenceWithTheError() async throws {
+        try await withLiveServer { server in
+            let client = server.client(admin: false)
+            let error = try await #require(throws: LinkServiceError.self) {
+                for try await _ in client.events([.name("neverRegistered")]) {}
+            }
+            #expect(error.code == .unknownName)
+            let denied = try await #require(throws: LinkServiceError.self) {
+                for try await _ in client.events([.path("/new/:type")]) {}
+            }
+            #expect(denied.code == .unauthorized)
+        }
+    }
+}

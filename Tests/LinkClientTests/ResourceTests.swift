@@ -1,0 +1,66 @@
+import LinkClient
+import Testing
+
+/// Resources: reads by location and by name, writes with revisions and `If-Match`.
+@Suite struct ResourceTests {
+    @Test func createReadUpdateDeleteWithRevisions() async throws {
+        try await withLiveServer { server in
+            let client = server.client()
+            let created = try await client.createResource(
+                path: "/flags/:platform", name: "flags", .value(["dark": true, "limit": 3]))
+            #expect(created.path == "/flags/:platform")
+            #expect(created.name == "flags")
+            #expect(created.content == .value(["dark": true, "limit": 3]))
+
+            let read = try await client.resource(at: "/flags/ios?beta=1")
+            #expect(read.value == ["dark": true, "limit": 3])
+            #expect(read.resource.revision == created.revision)
+            #expect(read.params == ["platform": "ios"])
+            #expect(read.query == ["beta": "1"])
+            let byName = try await client.resource(named: "flags", params: ["platform": "android"])
+            #expect(byName.params == ["platform": "android"])
+
+            let updated = try await client.updateResource(
+                .name("flags"), .value(["dark": false]), ifRevision: created.revision)
+            #expect(updated.revision > created.revision)
+            let stale = try await #require(throws: LinkServiceError.self) {
+                try await client.updateResource(.path("/flags/:p"), .value(1), ifRevision: created.revision)
+            }
+            #expect(stale.status == 412)
+            #expect(stale.code == .revisionMismatch)
+
+            let kept = try await client.createResource(path: "/flags/:x", .value("other"), onExists: .keep)
+            #expect(kept.content == .value(["dark": false]))
+            let exists = try await #require(throws: LinkServiceError.self) {
+                try await client.createResource(path: "/flags/:x", .value("other"))
+            }
+            #expect(exists.code == .resourceExists)
+
+            #expect(try await client.resources().map(\.path) == ["/flags/:platform"])
+            let refused = try await #require(throws: LinkServiceError.self) {
+                try await client.deleteResource(.path("/flags/:platform"), ifRevision: created.revision)
+            }
+            #expect(refused.code == .revisionMismatch)
+            try await client.deleteResource(.path("/flags/:platform"), ifRevision: updated.revision)
+            #expect(try await client.resources().isEmpty)
+            let gone = try await #require(throws: LinkServiceError.self) { try await client.resource(named: "flags") }
+            #expect(gone.code == .unknownName)
+        }
+    }
+
+    @Test func computedResourcesEvaluateAtReadTime() async throws {
+        try await withLiveServer { server in
+            let client = server.client()
+            try await client.createResource(
+                path: "/greeting/:name", .compute(["cat": ["Hello, ", ["var": "params.name"]]]))
+            #expect(try await client.resource(at: "/greeting/Ada").value == "Hello, Ada")
+            let listed = try await client.resources()
+            #expect(listed.first?.content == .compute(["cat": ["Hello, ", ["var": "params.name"]]]))
+            try await client.deleteResource(.path("/greeting/:n"))
+            let none = try await #require(throws: LinkServiceError.self) {
+                try await client.resource(at: "/greeting/x")
+            }
+            #expect(none.code == .noMatch)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import LinkClient
+import Testing
+
+/// Presentation slots (API.md §11): priorities, dismissal, and the `slotChanged` event.
+@Suite struct SlotTests {
+    @Test func presentReplaceRefuseDismiss() async throws {
+        try await withLiveServer { server in
+            let admin = server.client()
+            let app = server.client(admin: false)
+            #expect(try await app.presentation(in: "home") == nil)
+
+            #expect(
+                try await admin.present(in: "home", id: "promo", priority: 1, payload: ["title": "Sale"])
+                    == .presented(replaced: nil))
+            let showing = try #require(try await app.presentation(in: "home"))
+            #expect(showing.id == "promo")
+            #expect(showing.priority == 1)
+            #expect(showing.payload == ["title": "Sale"])
+            #expect(showing.expires > showing.since)
+
+            let outcome = try await admin.present(in: "home", id: "alert", priority: 5, ttl: 60)
+            guard case .presented(let replaced?) = outcome else {
+                Issue.record("expected a replacement, got \(outcome)")
+                return
+            }
+            #expect(replaced.id == "promo")
+            let refused = try await admin.present(in: "home", id: "low", priority: 5)
+            guard case .refused(let current) = refused else {
+                Issue.record("expected a refusal, got \(refused)")
+                return
+            }
+            #expect(current.id == "alert")
+            #expect(current.priority == 5)
+
+            let notCurrent = try await #require(throws: LinkServiceError.self) {
+                try await app.dismiss(in: "home", id: "promo")
+            }
+            #expect(notCurrent.code == .notCurrent)
+            try await app.dismiss(in: "home", id: "alert")
+            #expect(try await app.presentation(in: "home") == nil)
+            let denied = try await #require(throws: LinkServiceError.self) {
+                try await app.present(in: "home", id: "x", priority: 1)
+            }
+            #expect(denied.code == .unauthorized)
+        }
+    }
+
+    @Test func aDeviceLearnsOfChangesThroughEvents() async throws {
+        try await withLiveServer { server in
+            let admin = server.client()
+            let app = server.client(admin: false)
+            let events = Collector(app.events([.name("slotChanged")], wait: 2))
+            defer { Task { await events.cancel() } }
+            // The sequence subscribes in its own task: present (updating the same presentation) until it hears.
+            var received: EventSequence.Element?
+            for priority in 1...100 where received == nil {
+                try await admin.present(in: "device-1", id: "hello", priority: priority, payload: "hi")
+                received = try? await events.next(timeout: .milliseconds(100))
+            }
+            guard case .event(let event)? = received else {
+                Issue.record("no slotChanged event: \(String(describing: received))")
+                return
+            }
+            #expect(event.name == "slotChanged")
+            #expect(event.params["slot"] == "device-1")
+            #expect(event.extra["current"]?["id"] == "hello")
+            #expect(event.extra["current"]?["payload"] == "hi")
+        }
+    }
+}
