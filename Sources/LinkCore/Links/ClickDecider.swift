@@ -19,12 +19,16 @@ public struct ClickDecider: Sendable {
         /// Person clicks already counted towards the clicked route's `maxClicks` (the server counts this one
         /// atomically first, and passes the limit itself when it was refused); `nil` when the route has no limit.
         public var clicksCounted: Int?
-        /// A fresh deferred-link token for the decision to use when it sends a person to the app's store.
-        public var token: String
+        /// The route the location matches, when the caller already looked it up (`.some(nil)`: none).
+        public var clicked: Route??
+        /// Makes a fresh deferred-link token, called only when the decision sends a person to the app's store.
+        public var token: @Sendable () -> String
 
         public init(
-            facts: ClickFacts, lsp: String?, now: Int64, counted: Bool, clicksCounted: Int? = nil, token: String
+            facts: ClickFacts, lsp: String?, now: Int64, counted: Bool, clicksCounted: Int? = nil,
+            clicked: Route?? = nil, token: @escaping @Sendable () -> String
         ) {
+            self.clicked = clicked
             self.facts = facts
             self.lsp = lsp
             self.now = now
@@ -55,7 +59,7 @@ public struct ClickDecider: Sendable {
                     desktopURL: ClickDecider.adding("_lsp", "desktop", to: facts.linkAsClicked)))
         }
         facts.platform = ClickDecider.platform(facts, lsp: input.lsp)
-        let clicked = resolver.match(facts.location).map { resolver.table.routes[$0.index] }
+        let clicked = input.clicked ?? resolver.match(facts.location).map { resolver.table.routes[$0.index] }
         let resolution = try? resolver.resolve(facts.location, context: facts.context)
         var decision = ClickDecision(
             kind: .notFound, status: 404, target: nil, platform: facts.platform.rawValue, bot: facts.bot,
@@ -87,14 +91,17 @@ public struct ClickDecider: Sendable {
             decision.status = 200
             decision.target = target
             decision.tokenUsed = input.counted
+            decision.token = input.counted ? input.token() : nil
             decision.page = landingPage(
-                link, resolution: resolution, facts: facts, store: target, token: input.counted ? input.token : nil)
+                link, resolution: resolution, facts: facts, store: target, token: decision.token)
             return decision
         }
         if person, platform == .android, let android = settings.android, isPlayStore(target, android) {
             if input.counted {
                 decision.tokenUsed = true
-                target = PlayReferrer.adding(token: input.token, link: facts.linkAsClicked, to: target)
+                let token = input.token()
+                decision.token = token
+                target = PlayReferrer.adding(token: token, link: facts.linkAsClicked, to: target)
             }
             if facts.inAppBrowser, android.scheme != nil {
                 decision.kind = .intent

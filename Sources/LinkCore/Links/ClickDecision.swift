@@ -21,6 +21,8 @@ public struct ClickDecision: Sendable {
     public var page: String?
     /// Whether the decision carries the input's deferred-link token (the server must keep it).
     public var tokenUsed = false
+    /// The token the decision used.
+    public var token: String?
 
     public init(
         kind: Kind, status: Int, target: String?, platform: String, bot: BotKind?, resolution: Resolution? = nil,

@@ -1,26 +1,30 @@
 /// The small HTML pages of the public listener (API.md §7, §9): self-contained (nothing loaded from elsewhere),
 /// every text HTML-escaped, nothing internal shown.
 public enum LinkPage {
-    /// `&`, `<`, `>`, `"` and `'` as entities.
+    /// `&`, `<`, `>`, `"` and `'` as entities (a byte scan: text without them is returned as is).
     public static func escape(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#39;"
-            default: output.append(character)
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
+            return text
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count + 32)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x26: output += "&amp;".utf8
+            case 0x3C: output += "&lt;".utf8
+            case 0x3E: output += "&gt;".utf8
+            case 0x22: output += "&quot;".utf8
+            case 0x27: output += "&#39;".utf8
+            default: output.append(byte)
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// `text` cut to at most `limit` characters (an ellipsis marks a cut).
     public static func cut(_ text: String, to limit: Int) -> String {
-        guard text.count > limit else { return text }
+        // No more bytes than the limit means no more characters either: most texts never count characters.
+        guard text.utf8.count > limit, text.count > limit else { return text }
         return String(text.prefix(limit - 1)) + "…"
     }
 

@@ -17,8 +17,10 @@ public struct UserAgentClassifier: Sendable {
 
     /// Bot tokens in table order, with whether they are compared case-insensitively (then lower-cased).
     private let bots: [(token: [UInt8], ignoringCase: Bool, kind: BotKind)]
+    /// The bot tokens in table order, searched in one pass.
+    private let botTokens: TokenSet
     private let platforms: [PlatformRules]
-    private let inAppBrowsers: [[UInt8]]
+    private let inAppBrowsers: TokenSet
 
     /// Prepares `rows` (see ``UserAgentTable`` for what each match mode means).
     public init(rows: [UserAgentRule]) {
@@ -44,8 +46,9 @@ public struct UserAgentClassifier: Sendable {
             }
         }
         self.bots = bots
+        botTokens = TokenSet(bots.map { ($0.token, $0.ignoringCase) })
         self.platforms = platforms
-        self.inAppBrowsers = inAppBrowsers
+        self.inAppBrowsers = TokenSet(inAppBrowsers.map { ($0, false) })
     }
 
     /// The class of `userAgent`; `desktop` when no platform row decides.
@@ -54,15 +57,12 @@ public struct UserAgentClassifier: Sendable {
         return agent.withUTF8 { bytes in
             UserAgentClass(
                 bot: bot(in: bytes), platform: platform(in: bytes),
-                isInAppBrowser: inAppBrowsers.contains { Self.find($0, in: bytes, ignoringCase: false) })
+                isInAppBrowser: inAppBrowsers.containsAny(in: bytes))
         }
     }
 
     private func bot(in bytes: UnsafeBufferPointer<UInt8>) -> BotKind? {
-        for bot in bots where Self.find(bot.token, in: bytes, ignoringCase: bot.ignoringCase) {
-            return bot.kind
-        }
-        return nil
+        botTokens.firstMatch(in: bytes).map { bots[$0].kind }
     }
 
     private func platform(in bytes: UnsafeBufferPointer<UInt8>) -> Platform {

@@ -7,6 +7,9 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         "host", "user-agent", "accept-language", "referer", "sec-purpose", "purpose",
     ]
 
+    /// The names the API listener reads (the first ones of ``names``).
+    static let apiNames = Array(names.prefix(7))
+
     private var values: [String?] = Array(repeating: nil, count: names.count)
 
     init() {}
@@ -16,7 +19,14 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     }
 
     private static func slot(_ name: String) -> Int? {
-        switch name.lowercased() {
+        // Callers name headers in lower case; only another spelling pays for lower-casing.
+        if let slot = exactSlot(name) { return slot }
+        return name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+            ? exactSlot(name.lowercased()) : nil
+    }
+
+    private static func exactSlot(_ name: String) -> Int? {
+        switch name {
         case "content-type": return 0
         case "content-length": return 1
         case "authorization": return 2

@@ -32,8 +32,9 @@ final class LinkEngine: Sendable {
     func decide(_ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64) throws -> ClickDecision {
         let resolver = routes.resolver
         var clicksCounted: Int?
-        if !ClickDecider.needsPlatformCheck(facts, lsp: lsp), let match = resolver.match(facts.location),
-            let link = resolver.table.routes[match.index].link, let limit = link.maxClicks,
+        let needsCheck = ClickDecider.needsPlatformCheck(facts, lsp: lsp)
+        let match = needsCheck ? nil : resolver.match(facts.location)
+        if let match, let link = resolver.table.routes[match.index].link, let limit = link.maxClicks,
             !link.isOutsideWindow(at: now)
         {
             let pattern = resolver.table.routes[match.index].pattern.description
@@ -43,13 +44,15 @@ final class LinkEngine: Sendable {
                 clicksCounted = try store.limitedClicks(pattern: pattern)
             }
         }
-        let token = DeferredTokens.newToken()
+        let clicked: Route?? = needsCheck ? nil : .some(match.map { resolver.table.routes[$0.index] })
         let decision = decider.decide(
-            .init(facts: facts, lsp: lsp, now: now, counted: counted, clicksCounted: clicksCounted, token: token),
+            .init(
+                facts: facts, lsp: lsp, now: now, counted: counted, clicksCounted: clicksCounted, clicked: clicked,
+                token: DeferredTokens.newToken),
             resolver: resolver)
         metrics?.recordLinkDecision(decision.kind.rawValue, platform: facts.bot?.rawValue ?? decision.platform)
         guard decision.kind != .platformCheck else { return decision }
-        if decision.tokenUsed, let resolution = decision.resolution {
+        if decision.tokenUsed, let token = decision.token, let resolution = decision.resolution {
             var facts = facts
             facts.platform = ClickDecider.platform(facts, lsp: lsp)
             try keepToken(token, resolution, facts: facts, now: now)
@@ -102,6 +105,8 @@ final class LinkEngine: Sendable {
             clicks.record(
                 ClickKey(day: day, pattern: pattern, platform: facts.platform.rawValue, kind: kind), name: route?.name)
         }
+        // An event nobody can receive is not built (its `seq` is not needed: gaps are allowed).
+        guard bus.subscriptionCount > 0 else { return }
         let extra: JSONValue = [
             "platform": .string(facts.platform.rawValue), "bot": facts.bot.map { .string($0.rawValue) } ?? .bool(false),
             "location": .string(facts.location.description), "target": decision.target.map(JSONValue.string) ?? .null,

@@ -168,7 +168,9 @@ final class Daemon: @unchecked Sendable {
         _ state: ConnectionState, connection: OpaquePointer, method: UnsafePointer<CChar>, line: RequestLine
     ) -> MHD_Result {
         var headers = RequestHeaders()
-        for (index, name) in RequestHeaders.names.enumerated() {
+        // The click headers only where clicks are served: each lookup scans the request's header list.
+        let names = settings.readsClientAddress ? RequestHeaders.names : RequestHeaders.apiNames
+        for (index, name) in names.enumerated() {
             if let value = name.withCString({ MHD_lookup_connection_value(connection, .HEADER_KIND, $0) }) {
                 headers.set(at: index, String(cString: value))
             }

@@ -18,7 +18,7 @@ final class ServiceMetrics: Sendable {
     /// Slot outcomes, made up front like the resolve outcomes.
     private let slotCounters: [String: Metrics.Counter]
     /// Link decisions by decision and platform (a bot's kind for bots), made up front: both lists are closed.
-    private let linkCounters: [String: Metrics.Counter]
+    private let linkCounters: [String: [String: Metrics.Counter]]
     static let linkDecisions = [
         "redirect", "preview", "landing", "intent", "platform_check", "not_found", "expired", "open",
     ]
@@ -32,10 +32,10 @@ final class ServiceMetrics: Sendable {
             .seconds(1), .seconds(5), .seconds(30), .seconds(60),
         ]
         self.factory = factory
-        var links: [String: Metrics.Counter] = [:]
+        var links: [String: [String: Metrics.Counter]] = [:]
         for decision in ServiceMetrics.linkDecisions {
             for platform in ServiceMetrics.linkPlatforms {
-                links[decision + "|" + platform] = Metrics.Counter(
+                links[decision, default: [:]][platform] = Metrics.Counter(
                     label: "linkserver_link_decisions_total",
                     dimensions: [("decision", decision), ("platform", platform)], factory: factory)
             }
@@ -139,6 +139,6 @@ final class ServiceMetrics: Sendable {
 
     /// Counts a decision of the links listener or an app open.
     func recordLinkDecision(_ decision: String, platform: String) {
-        linkCounters[decision + "|" + platform]?.increment()
+        linkCounters[decision]?[platform]?.increment()
     }
 }

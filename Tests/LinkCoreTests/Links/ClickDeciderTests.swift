@@ -150,7 +150,7 @@ import Testing
         let decision = ClickDecider(settings: row.settings).decide(
             .init(
                 facts: facts, lsp: row.lsp, now: Self.now, counted: row.counted, clicksCounted: row.clicks,
-                token: "TOKEN"),
+                token: { "TOKEN" }),
             resolver: Self.resolver())
         #expect(decision.kind == row.kind)
         #expect(decision.status == row.status)
@@ -168,7 +168,7 @@ import Testing
             location: location, linkAsClicked: "https://links.example.com" + location.description,
             host: "links.example.com", platform: .desktop, bot: .preview)
         let decision = ClickDecider(settings: Self.settings()).decide(
-            .init(facts: facts, lsp: nil, now: Self.now, counted: true, token: "T"), resolver: Self.resolver())
+            .init(facts: facts, lsp: nil, now: Self.now, counted: true, token: { "T" }), resolver: Self.resolver())
         let page = try #require(decision.page)
         #expect(!page.contains("<script>alert"))
         #expect(page.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;"))
@@ -183,7 +183,7 @@ import Testing
             location: try Location("/gated"), linkAsClicked: "https://links.example.com/gated",
             host: "links.example.com", platform: .ios, bot: nil)
         let decision = ClickDecider(settings: Self.settings(landing: true)).decide(
-            .init(facts: facts, lsp: nil, now: Self.now, counted: true, token: "TOK-1"), resolver: Self.resolver())
+            .init(facts: facts, lsp: nil, now: Self.now, counted: true, token: { "TOK-1" }), resolver: Self.resolver())
         let page = try #require(decision.page)
         #expect(page.contains(#""https://links.example.com/gated?lst=TOK-1""#))
         #expect(page.contains(#"app-id=123456789, app-argument=https://links.example.com/gated"#))
