@@ -141,8 +141,9 @@ final class Application: Sendable {
         case .sqlite:
             return try SQLiteStore(directory: config.dataDir)
         case .postgres(let location):
+            let store = try PostgresStore(location: location, logger: logger)
             logger.info("using the shared store", metadata: ["storage.url": "\(location)"])
-            return try PostgresStore(location: location, logger: logger)
+            return store
         }
     }
 

@@ -35,7 +35,11 @@ final class PostgresStore: Store {
             database: location.database, tls: PostgresStore.clientTLS(location.tls))
         configuration.options.connectTimeout = PostgresStore.connectTimeout
         configuration.options.minimumConnections = 1
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // The pool's own messages only from errors up: its warning that a lease came a moment before `run()` began
+        // is noise here, and a lost connection is reported by ``StoreFollower``.
+        var background = logger
+        background.logLevel = .error
+        client = PostgresClient(configuration: configuration, backgroundLogger: background)
         runner = Task { [client] in await client.run() }
         do {
             try migrate()
