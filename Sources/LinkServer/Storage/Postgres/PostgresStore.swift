@@ -40,7 +40,7 @@ final class PostgresStore: Store {
         var background = logger
         background.logLevel = .error
         client = PostgresClient(configuration: configuration, backgroundLogger: background)
-        runner = Task { [client] in await client.run() }
+        runner = Task(executorPreference: AsyncBridge.executor) { [client] in await client.run() }
         do {
             try migrate()
         } catch {
