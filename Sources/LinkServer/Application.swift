@@ -8,7 +8,7 @@ import Synchronization
 final class Application: Sendable {
     let config: Config
     let logger: Logger
-    let store: SQLiteStore
+    let store: any Store
     let service: Service
     let daemon: Daemon
     let metrics = ServiceMetrics()
@@ -29,7 +29,9 @@ final class Application: Sendable {
     init(config: Config, logger: Logger) throws {
         self.config = config
         self.logger = logger
-        store = try SQLiteStore(directory: config.dataDir)
+        store = try Application.openStore(config, logger: logger)
+        // Read before the state below loads: whatever changes meanwhile is re-read by the follower.
+        let baseline = try store.revisions()
         routes = try RouteRegistry(
             configRoutes: try RoutesFile.load(config.routesFile), store: store,
             hosts: config.linkHosts.map(HostAllowList.init), redirectLimit: config.redirectLimit,
@@ -42,7 +44,15 @@ final class Application: Sendable {
         }
         let readiness = ReadinessFlag()
         var endpoints: [Endpoint] = []
-        endpoints += OperationsEndpoints(stage: { readiness.value }, metrics: metrics).endpoints
+        let following = Mutex<StoreFollower?>(nil)
+        endpoints +=
+            OperationsEndpoints(
+                stage: {
+                    let stage = readiness.value
+                    guard stage == .ready, let follower = following.withLock({ $0 }) else { return stage }
+                    return follower.isReachable ? .ready : .unavailable
+                }, metrics: metrics
+            ).endpoints
         endpoints += RuleEndpoints.endpoints
         endpoints += RouteEndpoints(registry: routes, metrics: metrics).endpoints
         // `seq` continues across restarts from the last durable reservation (API.md §5).
@@ -53,7 +63,9 @@ final class Application: Sendable {
                 queueLimit: config.eventsQueueLimit, maxSubscriptions: config.maxSubscriptions,
                 maxTypes: config.eventsMaxTypes, maxEventsPerSubscription: config.eventsMaxPerSubscription),
             lastSeq: lastSeq,
-            reserveSeq: { [store] limit in try store.setMeta(Application.seqReservationKey, String(limit)) })
+            reserveSeqBlock: { [store] limit in
+                try store.reserveBlock(Application.seqReservationKey, after: limit, count: EventBus.seqBlock)
+            })
         pollTimer = DeadlineTimer(bus: bus)
         let auth = TokenCheck(adminToken: config.adminToken, readToken: config.readToken)
         events = EventEndpoints(
@@ -109,6 +121,35 @@ final class Application: Sendable {
         metrics.gauge("linkserver_resources") { [resources] in resources.snapshot.count }
         metrics.gauge("linkserver_slots") { [slots] in slots.count }
         readinessFlag = readiness
+        if store.isShared {
+            let follower = StoreFollower(
+                store: store, logger: logger, baseline: baseline,
+                refreshers: [
+                    (.routes, { [routes] in try routes.refresh() }),
+                    (.resources, { [resources] in try resources.refresh() }),
+                    (.eventTypes, { [events] in try events.refreshTypes() }),
+                    (.slots, { [slots] in try slots.refresh() }),
+                ])
+            following.withLock { $0 = follower }
+            self.follower = follower
+        } else {
+            follower = nil
+        }
+    }
+
+    /// Follows the changes other instances make to a shared store; `nil` with the embedded one.
+    private let follower: StoreFollower?
+
+    /// The embedded SQLite database, or the shared PostgreSQL one (API.md §12).
+    private static func openStore(_ config: Config, logger: Logger) throws -> any Store {
+        switch config.storage {
+        case .sqlite:
+            return try SQLiteStore(directory: config.dataDir)
+        case .postgres(let location):
+            let store = try PostgresStore(location: location, logger: logger)
+            logger.info("using the shared store", metadata: ["storage.url": "\(location)"])
+            return store
+        }
     }
 
     private let readinessFlag: ReadinessFlag
@@ -122,6 +163,8 @@ final class Application: Sendable {
         slots.start()
         clicks.start()
         tokenPurge.start()
+        // Catch up with the shared store (once, synchronously) before /readyz can answer 200.
+        follower?.start()
         try daemon.start()
         let host = config.server.host.contains(":") ? "[\(config.server.host)]" : config.server.host
         logger.info("listening on http://\(host):\(daemon.port)")
@@ -145,6 +188,7 @@ final class Application: Sendable {
         linksDaemon?.stop()
         daemon.stop()
         tokenPurge.stop()
+        follower?.stop()
         pollTimer.stop()
         slots.stop()
         clicks.stop()
@@ -160,7 +204,8 @@ final class Application: Sendable {
 /// The lifecycle stage read by `/readyz`.
 final class ReadinessFlag: Sendable {
     enum Stage: UInt8 {
-        case starting, ready, stopping
+        /// `unavailable`: a shared store stopped answering (API.md §12); never stored, derived when read.
+        case starting, ready, stopping, unavailable
     }
 
     private let stage = Atomic<UInt8>(Stage.starting.rawValue)

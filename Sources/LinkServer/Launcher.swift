@@ -50,6 +50,9 @@ enum Launcher {
         } catch let error as ConfigError {
             logger.critical("invalid configuration", metadata: ["error": "\(error)"])
             return 2
+        } catch let error as PostgresStoreError {
+            logger.critical("shared store unreachable", metadata: ["error": "\(error)"])
+            return 2
         } catch {
             logger.critical("start failed", metadata: ["error": "\(error)"])
             return 1

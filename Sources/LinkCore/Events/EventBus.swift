@@ -45,7 +45,7 @@ public final class EventBus: Sendable {
         /// Subscription ids by event type index.
         var subscribers: [Int: Set<String>] = [:]
         var seq: Int
-        /// `seq` may not pass this without a new reservation (see ``EventBus/init(types:limits:lastSeq:reserveSeq:)``).
+        /// `seq` may not pass this without a new reservation (see ``EventBus/init(types:limits:lastSeq:reserveSeqBlock:)``).
         var seqLimit: Int
         var nextToken: UInt64 = 0
         var deadlines = Heap<Deadline>()
@@ -58,7 +58,8 @@ public final class EventBus: Sendable {
 
     public let limits: Limits
     private let state: Mutex<State>
-    private let reserveSeq: (@Sendable (Int) throws -> Void)?
+    /// Persists a new `seq` limit above the given one and answers it (see ``init(types:limits:lastSeq:reserveSeqBlock:)``).
+    private let reserveSeq: (@Sendable (Int) throws -> Int)?
     /// Serialises reservations, so one emit reserves while the others wait for it.
     private let reserving = Mutex(())
 
@@ -68,16 +69,41 @@ public final class EventBus: Sendable {
     /// `seq` values only up to the last reservation: before passing it, it calls `reserveSeq(limit)` with a new
     /// limit ``seqBlock`` higher, which must persist it durably before returning; a restarted bus is given the
     /// persisted limit as `lastSeq`, so no `seq` handed out before a crash is ever handed out again.
-    public init(
+    public convenience init(
         types: [EventType] = [], limits: Limits = Limits(), lastSeq: Int = 0,
         reserveSeq: (@Sendable (Int) throws -> Void)? = nil
     ) {
+        var reserving: (@Sendable (Int) throws -> Int)?
+        if let reserveSeq {
+            reserving = { limit in
+                try reserveSeq(limit + EventBus.seqBlock)
+                return limit + EventBus.seqBlock
+            }
+        }
+        self.init(types: types, limits: limits, lastSeq: lastSeq, reserving: reserving)
+    }
+
+    /// A bus whose `seq` blocks come from a counter that other buses may share (several instances, API.md §12).
+    ///
+    /// Before passing its limit, the bus calls `reserveSeqBlock(limit)`, which must durably raise the shared
+    /// counter to at least `limit` + ``seqBlock`` and answer the new value; the bus then hands out the
+    /// ``seqBlock`` values below it. Two buses never hand out the same `seq`, and each bus's `seq` grows strictly.
+    public convenience init(
+        types: [EventType] = [], limits: Limits = Limits(), lastSeq: Int = 0,
+        reserveSeqBlock: @escaping @Sendable (Int) throws -> Int
+    ) {
+        self.init(types: types, limits: limits, lastSeq: lastSeq, reserving: reserveSeqBlock)
+    }
+
+    private init(
+        types: [EventType], limits: Limits, lastSeq: Int, reserving: (@Sendable (Int) throws -> Int)?
+    ) {
         self.limits = limits
-        self.reserveSeq = reserveSeq
+        self.reserveSeq = reserving
         state = Mutex(
             State(
                 catalog: EventTypeCatalog(EventType.builtIn + types), seq: lastSeq,
-                seqLimit: reserveSeq == nil ? .max : lastSeq))
+                seqLimit: reserving == nil ? .max : lastSeq))
     }
 
     // MARK: - Types
@@ -298,13 +324,19 @@ public final class EventBus: Sendable {
         guard let reserveSeq else { return }
         try reserving.withLock { _ throws(LinkError) in
             guard state.withLock({ $0.seqLimit }) == limit else { return }
-            let next = limit + EventBus.seqBlock
+            let next: Int
             do {
-                try reserveSeq(next)
+                next = try reserveSeq(limit)
+            } catch let error as LinkError {
+                throw error
             } catch {
                 throw LinkError(.internal, "Could not reserve event sequence numbers")
             }
-            state.withLock { $0.seqLimit = next }
+            state.withLock { state in
+                // A shared counter may have moved on: continue from the start of the block reserved.
+                state.seq = max(state.seq, next - EventBus.seqBlock)
+                state.seqLimit = next
+            }
         }
     }
 

@@ -6,6 +6,8 @@ struct Config: Sendable {
     var server = DaemonSettings()
     /// Folder of the embedded database.
     var dataDir = "./data"
+    /// `sqlite` (the embedded database in ``dataDir``) or a shared PostgreSQL database (API.md §12).
+    var storage = StorageURL.sqlite
     /// Routes loaded at start as `source: "config"`; a missing file means no config routes.
     var routesFile = "config/routes.json"
     /// Maximum redirect hops per resolution (a request may lower it).

@@ -10,7 +10,7 @@ enum ConfigLoader {
     static let knownKeys: Set<String> = [
         "server.host", "server.port", "server.threads", "server.connectionLimit", "server.connectionTimeout",
         "server.headerTimeout", "server.bodyTimeout", "server.connectionLimitPerAddress",
-        "server.connectionMemoryLimit", "server.maxBodyBytes", "server.maxURIBytes", "storage.dataDir",
+        "server.connectionMemoryLimit", "server.maxBodyBytes", "server.maxURIBytes", "storage.dataDir", "storage.url",
         "routing.routesFile", "routing.redirectLimit", "links.hosts", "links.enabled", "links.port", "links.webURL",
         "links.notFoundURL", "links.redirectStatus", "links.deferredTTL", "links.appRateLimit", "links.siteName",
         "links.preview", "links.faviconURL", "links.robotsTxt", "links.apps", "events.queueLimit",
@@ -57,6 +57,15 @@ enum ConfigLoader {
         try reader.int("server.maxBodyBytes", 1...(1 << 30)) { config.server.maxBodyBytes = $0 }
         try reader.int("server.maxURIBytes", 256...(1 << 20)) { config.server.maxURIBytes = $0 }
         try reader.string("storage.dataDir") { config.dataDir = $0 }
+        var storage: String?
+        try reader.string("storage.url") { storage = $0 }
+        if let storage {
+            do {
+                config.storage = try StorageURL(parsing: storage)
+            } catch {
+                throw ConfigError("\(error.description) (from \(reader.origin("storage.url")))")
+            }
+        }
         try reader.string("routing.routesFile") { config.routesFile = $0 }
         try reader.int("routing.redirectLimit", 0...100) { config.redirectLimit = $0 }
         try reader.stringArray("links.hosts") { config.linkHosts = $0.map { $0.lowercased() } }

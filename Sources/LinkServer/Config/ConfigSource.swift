@@ -13,6 +13,7 @@ struct ConfigSource {
         ("LINK_DATA_DIR", "storage.dataDir"), ("LINK_ROUTES", "routing.routesFile"),
         ("LINK_ADMIN_TOKEN", "auth.adminToken"), ("LINK_READ_TOKEN", "auth.readToken"),
         ("LINK_LOG_LEVEL", "logging.level"), ("LINK_LINKS_PORT", "links.port"),
+        ("LINK_STORAGE_URL", "storage.url"),
     ]
 
     /// The settings from environment variables named in ``environmentKeys``.

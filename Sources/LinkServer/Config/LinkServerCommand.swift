@@ -10,7 +10,7 @@ struct LinkServerCommand: ParsableCommand {
             Settings are taken from, highest first: these flags, environment variables (LINK_HOST, LINK_PORT, \
             LINK_DATA_DIR, LINK_ROUTES, LINK_ADMIN_TOKEN, LINK_READ_TOKEN, LINK_THREADS, LINK_LOG_LEVEL, \
             LINK_HEADER_TIMEOUT, LINK_BODY_TIMEOUT, LINK_CONNECTION_LIMIT_PER_ADDRESS, LINK_LINKS_PORT, \
-            LINK_CONFIG), the JSON \
+            LINK_STORAGE_URL, LINK_CONFIG), the JSON \
             config file, and built-in defaults.
             """)
 
@@ -22,6 +22,11 @@ struct LinkServerCommand: ParsableCommand {
 
     @Option(name: .customLong("data-dir"), help: "Folder of the embedded database. Default ./data.")
     var dataDir: String?
+
+    @Option(
+        name: .customLong("storage-url"),
+        help: "sqlite (default) or postgres://user[:password]@host[:port]/database, shared by several instances.")
+    var storageURL: String?
 
     @Option(help: "Routes file loaded at start (read-only routes). Default config/routes.json; may be absent.")
     var routes: String?
@@ -59,7 +64,8 @@ struct LinkServerCommand: ParsableCommand {
         var source = ConfigSource()
         let flags: [(String?, String, String)] = [
             (host, "server.host", "--host"), (port, "server.port", "--port"),
-            (dataDir, "storage.dataDir", "--data-dir"), (routes, "routing.routesFile", "--routes"),
+            (dataDir, "storage.dataDir", "--data-dir"), (storageURL, "storage.url", "--storage-url"),
+            (routes, "routing.routesFile", "--routes"),
             (threads, "server.threads", "--threads"), (logLevel, "logging.level", "--log-level"),
             (headerTimeout, "server.headerTimeout", "--header-timeout"),
             (bodyTimeout, "server.bodyTimeout", "--body-timeout"), (linksPort, "links.port", "--links-port"),

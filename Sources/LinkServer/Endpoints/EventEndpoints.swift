@@ -58,6 +58,24 @@ final class EventEndpoints: Sendable {
         bus.releaseAll()
     }
 
+    /// Brings the bus's event types in line with the store, after another instance registered, named or removed
+    /// one (API.md §12). A type this instance cannot take (its name is bound here to another pattern) is logged by
+    /// the caller's next refresh and skipped.
+    func refreshTypes() throws {
+        try typeWrites.withLock { _ in
+            let stored = try store.loadEventTypes()
+            let shapes = Set(stored.map { $0.pattern.shape() })
+            for type in bus.types where !type.isBuiltIn && !shapes.contains(type.pattern.shape()) {
+                try? bus.remove(pattern: type.pattern)
+            }
+            let names = Dictionary(
+                bus.types.map { ($0.pattern.shape(), $0.name) }, uniquingKeysWith: { first, _ in first })
+            for type in stored where names[type.pattern.shape()] != .some(type.name) {
+                _ = try? bus.register(EventTypeRequest(path: type.pattern.description, name: type.name))
+            }
+        }
+    }
+
     private func subscribe(_ request: Request) throws -> Reply {
         let body = try FieldReader(request.jsonBody(), allowed: ["events", "ttl"])
         guard case .array(let items)? = body.value("events"), !items.isEmpty else {

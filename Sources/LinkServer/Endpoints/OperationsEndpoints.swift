@@ -15,6 +15,8 @@ struct OperationsEndpoints {
                 case .ready: .now(.json(["status": "ready"]))
                 case .starting: .now(.json(["status": "starting"], status: 503, headers: [("Retry-After", "1")]))
                 case .stopping: .now(.json(["status": "stopping"], status: 503, headers: [("Retry-After", "1")]))
+                case .unavailable:
+                    .now(.json(["status": "unavailable"], status: 503, headers: [("Retry-After", "1")]))
                 }
             },
             Endpoint("GET", "/openapi.json", .open) { _, _ in

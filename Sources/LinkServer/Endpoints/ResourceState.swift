@@ -28,14 +28,37 @@ final class ResourceState: Sendable {
     /// Applies `change` to the current snapshot, commits the result (when it is a write) and publishes it.
     ///
     /// Domain errors leave everything as it was; a store failure too (the change is not published).
+    /// With a shared store, a change computed from a state another instance has since changed is refused by the
+    /// store; the resources are then re-read and `change` runs again (so `If-Match` holds across instances).
     func write(_ change: (ResourceRegistry) throws -> ResourceRegistry.Outcome) throws -> ResourceChange {
-        try writer.withLock { _ in
-            let outcome = try change(snapshot)
-            if outcome.change.isWrite {
-                try store.saveResourceChange(outcome.change, revision: outcome.registry.revision)
-                current.withLock { $0 = outcome.registry }
+        var attempts = 0
+        while true {
+            do {
+                return try writer.withLock { _ in
+                    let outcome = try change(snapshot)
+                    if outcome.change.isWrite {
+                        try store.saveResourceChange(outcome.change, revision: outcome.registry.revision)
+                        current.withLock { $0 = outcome.registry }
+                    }
+                    return outcome.change
+                }
+            } catch is StoreConflict where attempts < RouteRegistry.maxAttempts {
+                attempts += 1
+                try refresh()
             }
-            return outcome.change
+        }
+    }
+
+    /// Re-reads the resources when the store holds another revision (another instance wrote) and publishes them;
+    /// answers whether anything was published.
+    @discardableResult
+    func refresh() throws -> Bool {
+        try writer.withLock { _ in
+            let stored = try store.loadResources()
+            guard stored.revision != snapshot.revision else { return false }
+            let registry = try ResourceRegistry(resources: stored.resources, revision: stored.revision)
+            current.withLock { $0 = registry }
+            return true
         }
     }
 }

@@ -24,6 +24,8 @@ final class RouteRegistry: Sendable {
         } catch {
             throw ConfigError("invalid routes file: \(error.message)\(RouteRegistry.describe(error.details))")
         }
+        // The revision first: a change committed in between is then re-read, never missed (API.md §12).
+        let revision = try store.revisions()[.routes] ?? 0
         let trees = try store.loadRouteTrees()
         do throws(LinkError) {
             // One replace for every stored tree: registering them one by one would rebuild the table each time.
@@ -34,7 +36,8 @@ final class RouteRegistry: Sendable {
                 "a route kept in the store conflicts with the routes file: \(error.message)"
                     + RouteRegistry.describe(error.details))
         }
-        snapshot = Mutex(Snapshot(Resolver(table: table, hosts: hosts, redirectLimit: redirectLimit)))
+        snapshot = Mutex(
+            Snapshot(Resolver(table: table, hosts: hosts, redirectLimit: redirectLimit), revision: revision))
     }
 
     private static func describe(_ details: JSONObject) -> String {
@@ -44,7 +47,12 @@ final class RouteRegistry: Sendable {
     /// An immutable published resolver.
     final class Snapshot: Sendable {
         let resolver: Resolver
-        init(_ resolver: Resolver) { self.resolver = resolver }
+        /// The store's routes revision this table was read or written at.
+        let revision: Int
+        init(_ resolver: Resolver, revision: Int) {
+            self.resolver = resolver
+            self.revision = revision
+        }
     }
 
     /// Checks run on every new table before it is committed (the association files' size limit).
@@ -68,15 +76,49 @@ final class RouteRegistry: Sendable {
     var count: Int { resolver.table.count }
 
     /// Applies `change` to a copy of the table, commits the API routes, then publishes the new table.
+    ///
+    /// With a shared store, the commit succeeds only when no other instance changed the routes since this table
+    /// was read; otherwise the routes are re-read and `change` runs again on them.
     func write<T>(_ change: (inout RouteTable) throws(LinkError) -> T) throws -> T {
+        var attempts = 0
+        while true {
+            do {
+                return try writes.withLock { _ in
+                    let current = snapshot.withLock { $0 }
+                    var resolver = current.resolver
+                    let result = try change(&resolver.table)
+                    for check in checks.withLock({ $0 }) { try check(resolver.table) }
+                    let revision = try store.replaceRouteTrees(
+                        resolver.table.definitions(from: .api).map { $0.json() }, ifRevision: current.revision)
+                    let published = Snapshot(resolver, revision: revision)
+                    snapshot.withLock { $0 = published }
+                    return result
+                }
+            } catch is StoreConflict where attempts < RouteRegistry.maxAttempts {
+                attempts += 1
+                try refresh()
+            }
+        }
+    }
+
+    /// Conflicting writes retried before a write fails.
+    static let maxAttempts = 8
+
+    /// Re-reads the API routes when the store's revision differs from the published one (another instance
+    /// changed them) and publishes them; answers whether anything was published.
+    @discardableResult
+    func refresh() throws -> Bool {
         try writes.withLock { _ in
-            var resolver = self.resolver
-            let result = try change(&resolver.table)
-            for check in checks.withLock({ $0 }) { try check(resolver.table) }
-            try store.replaceRouteTrees(resolver.table.definitions(from: .api).map { $0.json() })
-            let published = Snapshot(resolver)
+            let revision = try store.revisions()[.routes] ?? 0
+            let current = snapshot.withLock { $0 }
+            guard revision != current.revision else { return false }
+            let trees = try store.loadRouteTrees()
+            var resolver = current.resolver
+            let stored = try trees.map { (tree) throws(LinkError) in try RouteDefinition(json: tree) }
+            _ = try resolver.table.replaceRoutes(from: .api, with: stored)
+            let published = Snapshot(resolver, revision: revision)
             snapshot.withLock { $0 = published }
-            return result
+            return true
         }
     }
 }

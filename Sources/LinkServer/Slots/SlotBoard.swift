@@ -64,6 +64,21 @@ final class SlotBoard: Sendable {
 
     var count: Int { state.withLock { $0.slots.count } }
 
+    /// Re-reads every slot from the store (another instance changed one) and publishes them. Events for those
+    /// changes were emitted by the instance that made them.
+    func refresh() throws {
+        try writes.withLock { _ in
+            let slots = try store.loadSlots()
+            state.withLock { state in
+                state.slots = slots
+                state.expiries = Heap(slots.map { Expiry(at: $0.value.expires, slot: $0.key) })
+            }
+            if let next = slots.values.map(\.expires).min() {
+                timer.withLock { $0 }?.schedule(ContinuousClock.now + .milliseconds(max(0, next - clock())))
+            }
+        }
+    }
+
     /// Offers a presentation to `slot`.
     func present(_ slot: String, id: String, priority: Int, payload: JSONValue, ttl: Int) throws -> SlotRule.Change {
         try writes.withLock { _ in

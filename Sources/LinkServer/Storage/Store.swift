@@ -53,4 +53,47 @@ protocol Store: Sendable {
 
     /// Closes the store; later calls fail.
     func close() throws
+
+    // MARK: Several instances (API.md §12); the defaults below serve a store only this process writes.
+
+    /// Whether other processes change this store too (then ``StoreFollower`` watches ``revisions()``).
+    var isShared: Bool { get }
+    /// The revision of each shared table: it grows with every committed change to that table.
+    func revisions() throws -> [SharedTable: Int]
+    /// Replaces every API route tree when the routes' revision is still `revision`, answering the new revision;
+    /// throws ``StoreConflict`` when another instance changed the routes first.
+    func replaceRouteTrees(_ trees: [JSONValue], ifRevision revision: Int) throws -> Int
+    /// Raises the counter `key` of `meta` to `max(stored, after) + count` in one atomic step and answers it: a
+    /// block of numbers no other caller (in any instance) is given.
+    func reserveBlock(_ key: String, after: Int, count: Int) throws -> Int
+}
+
+extension Store {
+    var isShared: Bool { false }
+
+    func revisions() throws -> [SharedTable: Int] { [:] }
+
+    func replaceRouteTrees(_ trees: [JSONValue], ifRevision revision: Int) throws -> Int {
+        try replaceRouteTrees(trees)
+        return revision
+    }
+
+    func reserveBlock(_ key: String, after: Int, count: Int) throws -> Int {
+        let limit = max(Int(try meta(key) ?? "0") ?? 0, after) + count
+        try setMeta(key, String(limit))
+        return limit
+    }
+}
+
+/// A table several instances share through a server store (API.md §12).
+enum SharedTable: String, CaseIterable, Sendable {
+    case routes
+    case resources
+    case eventTypes = "event_types"
+    case slots
+}
+
+/// A conditional write found that another instance changed the data first: reload, then compute again.
+struct StoreConflict: Error {
+    let table: SharedTable
 }

@@ -1,0 +1,37 @@
+import LinkCore
+import PostgresNIO
+
+/// Event types in PostgreSQL (API.md §5: kept, with their names; §12: shared by every instance).
+extension PostgresStore {
+    func loadEventTypes() throws -> [EventType] {
+        try run { client, logger in
+            try await client.query("SELECT pattern, name FROM event_type ORDER BY position", logger: logger)
+                .collectRows(String.self, String?.self)
+        }.map { pattern, name in EventType(pattern: try Pattern(pattern), name: name) }
+    }
+
+    func saveEventTypes(_ types: [EventType]) throws {
+        guard !types.isEmpty else { return }
+        let rows = types.map { ($0.pattern.shape(), $0.pattern.description, $0.name) }
+        try transaction { connection, logger in
+            for (shape, pattern, name) in rows {
+                try await connection.query(
+                    """
+                    INSERT INTO event_type (shape, pattern, name) VALUES (\(shape), \(pattern), \(name))
+                    ON CONFLICT (shape) DO UPDATE SET name = EXCLUDED.name
+                    """, logger: logger)
+            }
+            try await connection.bumpRevision(.eventTypes, logger: logger)
+            return ()
+        }
+    }
+
+    func deleteEventType(_ type: EventType) throws {
+        let shape = type.pattern.shape()
+        try transaction { connection, logger in
+            try await connection.query("DELETE FROM event_type WHERE shape = \(shape)", logger: logger)
+            try await connection.bumpRevision(.eventTypes, logger: logger)
+            return ()
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import LinkCore
+import PostgresNIO
+
+/// Presentation slots in PostgreSQL (API.md §11, §12).
+extension PostgresStore {
+    func loadSlots() throws -> [String: Presentation] {
+        var rows: [(String, String, Int, String, Int64, Int64)] = []
+        rows = try run { client, logger in
+            var rows: [(String, String, Int, String, Int64, Int64)] = []
+            let sequence = try await client.query(
+                "SELECT name, id, priority, payload, since, expires FROM slot", logger: logger)
+            for try await row in sequence.decode((String, String, Int, String, Int64, Int64).self) {
+                rows.append(row)
+            }
+            return rows
+        }
+        var slots: [String: Presentation] = [:]
+        for (name, id, priority, payload, since, expires) in rows {
+            slots[name] = Presentation(
+                id: id, priority: priority, payload: try JSONParser.parse(payload), since: since, expires: expires)
+        }
+        return slots
+    }
+
+    func saveSlot(_ name: String, _ presentation: Presentation?) throws {
+        let row = presentation.map { ($0.id, $0.priority, $0.payload.encodedString(), $0.since, $0.expires) }
+        try transaction { connection, logger in
+            if let (id, priority, payload, since, expires) = row {
+                try await connection.query(
+                    """
+                    INSERT INTO slot (name, id, priority, payload, since, expires)
+                    VALUES (\(name), \(id), \(priority), \(payload), \(since), \(expires))
+                    ON CONFLICT (name) DO UPDATE SET id = EXCLUDED.id, priority = EXCLUDED.priority,
+                        payload = EXCLUDED.payload, since = EXCLUDED.since, expires = EXCLUDED.expires
+                    """, logger: logger)
+            } else {
+                try await connection.query("DELETE FROM slot WHERE name = \(name)", logger: logger)
+            }
+            try await connection.bumpRevision(.slots, logger: logger)
+            return ()
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import LinkCore
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// The shared ``Store`` (API.md §12): one PostgreSQL database that several LinkServer instances use at once.
+///
+/// Every write is one transaction committed before the method returns (so before the 2xx). Writes to a shared
+/// table also raise that table's row in `change_revision` and send `NOTIFY linkserver_changes` in the same
+/// transaction; other instances poll the revisions (``StoreFollower``) and re-read what changed.
+///
+/// PostgresNIO is async; the ``Store`` protocol is synchronous. ``AsyncBridge`` runs each call as a task and parks
+/// the calling thread until the answer (one round trip, as an SQLite commit parks it for an fsync), bounded by
+/// ``timeout``. A lost connection or a timeout is `unavailable` (503); the connection pool reconnects by itself.
+final class PostgresStore: Store {
+    let location: PostgresLocation
+    let client: PostgresClient
+    let logger: Logger
+    private let runner: Task<Void, Never>
+    /// The longest a caller waits for one call.
+    static let timeout = Duration.seconds(10)
+    /// How long the start-up check waits for a connection.
+    static let connectTimeout = Duration.seconds(5)
+
+    /// Connects, checks the database answers, and applies pending migrations.
+    ///
+    /// - Throws: ``PostgresStoreError/unreachable(_:reason:)`` when no connection can be made (the process exits
+    ///   with code 2); its text names the database without the password.
+    init(location: PostgresLocation, logger: Logger) throws {
+        self.location = location
+        self.logger = logger
+        try PostgresStore.checkReachable(location, logger: logger)
+        var configuration = PostgresClient.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: PostgresStore.clientTLS(location.tls))
+        configuration.options.connectTimeout = PostgresStore.connectTimeout
+        configuration.options.minimumConnections = 1
+        // The pool's own messages only from errors up: its warning that a lease came a moment before `run()` began
+        // is noise here, and a lost connection is reported by ``StoreFollower``.
+        var background = logger
+        background.logLevel = .error
+        client = PostgresClient(configuration: configuration, backgroundLogger: background)
+        runner = Task(executorPreference: AsyncBridge.executor) { [client] in await client.run() }
+        do {
+            try migrate()
+        } catch {
+            runner.cancel()
+            throw error
+        }
+    }
+
+    private static func clientTLS(_ mode: PostgresLocation.TLSMode) -> PostgresClient.Configuration.TLS {
+        switch mode {
+        case .disable: .disable
+        case .prefer: .prefer(.makeClientConfiguration())
+        case .require: .require(.makeClientConfiguration())
+        }
+    }
+
+    /// Opens and closes one connection, so an unreachable database stops the start with one clear message.
+    private static func checkReachable(_ location: PostgresLocation, logger: Logger) throws {
+        do {
+            let tls: PostgresConnection.Configuration.TLS =
+                switch location.tls {
+                case .disable: .disable
+                case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                }
+            var configuration = PostgresConnection.Configuration(
+                host: location.host, port: location.port, username: location.user, password: location.password,
+                database: location.database, tls: tls)
+            configuration.options.connectTimeout = .seconds(Int64(connectTimeout.components.seconds))
+            try AsyncBridge.wait(timeout: connectTimeout + .seconds(1)) { [configuration] in
+                let connection = try await PostgresConnection.connect(
+                    configuration: configuration, id: 0, logger: logger)
+                try await connection.query("SELECT 1", logger: logger)
+                try await connection.close()
+            }
+        } catch {
+            throw PostgresStoreError.unreachable(location.description, reason: PostgresStoreError.reason(error))
+        }
+    }
+
+    var isShared: Bool { true }
+
+    /// Runs `work` with the pool, translating failures (see ``PostgresStoreError/translate(_:)``).
+    func run<Value: Sendable>(
+        timeout: Duration = PostgresStore.timeout,
+        _ work: @escaping @Sendable (PostgresClient, Logger) async throws -> Value
+    ) throws -> Value {
+        do {
+            return try AsyncBridge.wait(timeout: timeout) { [client, logger] in
+                try await work(client, logger)
+            }
+        } catch {
+            throw PostgresStoreError.translate(error)
+        }
+    }
+
+    /// Runs `work` in one transaction on one pooled connection: committed when it returns, rolled back when it
+    /// throws.
+    func transaction<Value: Sendable>(
+        _ work: @escaping @Sendable (PostgresConnection, Logger) async throws -> Value
+    ) throws -> Value {
+        try run { client, logger in
+            try await client.withTransaction(logger: logger) { connection in try await work(connection, logger) }
+        }
+    }
+
+    func loadRouteTrees() throws -> [JSONValue] {
+        try run { client, logger in
+            try await client.query("SELECT definition FROM route_tree ORDER BY position", logger: logger)
+                .collectColumn(String.self)
+        }.map { try JSONParser.parse($0, maxDepth: 512) }
+    }
+
+    func replaceRouteTrees(_ trees: [JSONValue]) throws {
+        _ = try replaceRouteTrees(trees, expected: nil)
+    }
+
+    func replaceRouteTrees(_ trees: [JSONValue], ifRevision revision: Int) throws -> Int {
+        try replaceRouteTrees(trees, expected: revision)
+    }
+
+    private func replaceRouteTrees(_ trees: [JSONValue], expected: Int?) throws -> Int {
+        let positions = Array(0..<trees.count)
+        let definitions = trees.map { $0.encodedString() }
+        return try transaction { connection, logger in
+            let current = try await connection.lockRevision(.routes, logger: logger)
+            if let expected, current != expected { throw StoreConflict(table: .routes) }
+            try await connection.query("DELETE FROM route_tree", logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO route_tree (position, definition)
+                SELECT * FROM unnest(\(positions)::bigint[], \(definitions)::text[])
+                """, logger: logger)
+            return try await connection.raiseRevision(.routes, to: current + 1, logger: logger)
+        }
+    }
+
+    func revisions() throws -> [SharedTable: Int] {
+        // A short bound: the follower calls this every 250 ms and reports an unreachable store within seconds.
+        let rows = try run(timeout: .seconds(2)) { client, logger in
+            try await client.query("SELECT name, revision FROM change_revision", logger: logger)
+                .collectRows(String.self, Int.self)
+        }
+        var revisions: [SharedTable: Int] = [:]
+        for (name, revision) in rows {
+            if let table = SharedTable(rawValue: name) { revisions[table] = revision }
+        }
+        return revisions
+    }
+
+    func meta(_ key: String) throws -> String? {
+        try run { client, logger in
+            try await client.query("SELECT value FROM meta WHERE key = \(key)", logger: logger)
+                .collectColumn(String.self).first
+        }
+    }
+
+    func setMeta(_ key: String, _ value: String) throws {
+        try run { client, logger in
+            try await client.query(
+                "INSERT INTO meta (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                logger: logger)
+            return ()
+        }
+    }
+
+    /// Under `pg_advisory_xact_lock`, so every instance's reservations of event `seq` blocks are serialised
+    /// (API.md §12's counter row, taken a block at a time while events are kept per instance).
+    func reserveBlock(_ key: String, after: Int, count: Int) throws -> Int {
+        let first = String(after + count)
+        let value = try transaction { connection, logger in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.sequenceLock))", logger: logger)
+            return try await connection.query(
+                """
+                INSERT INTO meta (key, value) VALUES (\(key), \(first)) ON CONFLICT (key)
+                DO UPDATE SET value = (GREATEST(meta.value::bigint, \(after)) + \(count))::text
+                RETURNING value
+                """, logger: logger
+            ).collectColumn(String.self).first
+        }
+        guard let value, let limit = Int(value) else { throw PostgresStoreError.unexpected("no counter value") }
+        return limit
+    }
+
+    func close() throws {
+        runner.cancel()
+        _ = try? AsyncBridge.wait(timeout: .seconds(5)) { [runner] in await runner.value }
+    }
+}

@@ -1,0 +1,53 @@
+import LinkCore
+import PostgresNIO
+
+/// What can go wrong with the shared store, as the service reports it. No text here ever holds the password.
+enum PostgresStoreError: Error, CustomStringConvertible {
+    /// No connection at start: the process exits with code 2.
+    case unreachable(_ database: String, reason: String)
+    /// A call did not answer within ``PostgresStore/timeout``.
+    case timedOut
+    /// The database answered something the store did not expect.
+    case unexpected(String)
+
+    var description: String {
+        switch self {
+        case .unreachable(let database, let reason): "PostgreSQL at \(database) is unreachable: \(reason)"
+        case .timedOut: "PostgreSQL did not answer in time"
+        case .unexpected(let what): "unexpected answer from PostgreSQL: \(what)"
+        }
+    }
+
+    /// A short reason for a failed connection (the server's message, or the kind of failure).
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? PostgresStoreError { return error.description }
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+        return "\(error.code)"
+    }
+
+    /// Maps a failure of a store call: conflicts and domain errors pass through; a lost connection or a timeout
+    /// becomes `unavailable` (503, API.md §12); anything else stays an internal error, logged in full.
+    static func translate(_ error: any Error) -> any Error {
+        var error = error
+        if let transaction = error as? PostgresTransactionError {
+            error = transaction.closureError ?? transaction.beginError ?? transaction.commitError ?? error
+        }
+        switch error {
+        case is StoreConflict, is LinkError:
+            return error
+        case PostgresStoreError.timedOut:
+            return LinkError(.unavailable, "The shared store cannot be reached")
+        case let error as PSQLError where error.code == .server:
+            if error.serverInfo?[.sqlState] == "23505" {
+                return LinkError(.nameConflict, "The name is already bound to a different pattern")
+            }
+            return PostgresStoreError.unexpected(String(reflecting: error))
+        case is PSQLError, is CancellationError:
+            return LinkError(.unavailable, "The shared store cannot be reached")
+        default:
+            return error
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import LinkCore
+import Logging
+import Synchronization
+
+/// Keeps this instance's live state in step with a shared store (API.md §12).
+///
+/// A timer thread reads every shared table's revision ``interval`` apart (a one-row-per-table query); for each table
+/// whose revision moved it calls that table's refresher, which re-reads it and publishes it through its live-state
+/// holder (``RouteRegistry``, ``ResourceState``, the event bus's types, ``SlotBoard``). So a change committed by any
+/// instance is served here within `interval` plus one read, well inside the contract's 1 s. `NOTIFY` is sent by
+/// writers as a wake-up for a later listener; polling alone gives the bound, and it needs no listening connection.
+final class StoreFollower: Sendable {
+    static let interval = Duration.milliseconds(250)
+    /// After this long without reaching the store, `/readyz` answers 503 (API.md §12: within 5 s).
+    static let unreachableAfter = Duration.seconds(3)
+
+    private let store: any Store
+    private let logger: Logger
+    private let refreshers: [(SharedTable, @Sendable () throws -> Void)]
+    private let seen: Mutex<[SharedTable: Int]>
+    private let timer = Mutex<DeadlineTimer?>(nil)
+    /// When the store last answered a poll.
+    private let lastReached = Mutex(ContinuousClock.now)
+    private let failing = Atomic<Bool>(false)
+
+    /// `baseline`: the revisions read before the holders loaded their state.
+    init(
+        store: any Store, logger: Logger, baseline: [SharedTable: Int],
+        refreshers: [(SharedTable, @Sendable () throws -> Void)]
+    ) {
+        self.store = store
+        self.logger = logger
+        self.refreshers = refreshers
+        seen = Mutex(baseline)
+    }
+
+    /// Whether the store answered recently (a shared store that stopped answering makes the instance not ready).
+    var isReachable: Bool {
+        ContinuousClock.now - lastReached.withLock { $0 } < StoreFollower.unreachableAfter
+    }
+
+    /// Catches up once, then polls on a timer thread.
+    func start() {
+        poll()
+        let timer = DeadlineTimer(name: "linkserver-store-follower") { [self] now in
+            poll()
+            return now + StoreFollower.interval
+        }
+        self.timer.withLock { $0 = timer }
+        timer.start()
+    }
+
+    func stop() {
+        timer.withLock { $0 }?.stop()
+    }
+
+    /// Reads the revisions and refreshes every table that moved.
+    func poll() {
+        let revisions: [SharedTable: Int]
+        do {
+            revisions = try store.revisions()
+        } catch {
+            if !failing.exchange(true, ordering: .relaxed) {
+                logger.error("shared store unreachable; serving the last state", metadata: ["error": "\(error)"])
+            }
+            return
+        }
+        lastReached.withLock { $0 = .now }
+        if failing.exchange(false, ordering: .relaxed) { logger.notice("shared store reachable again") }
+        let known = seen.withLock { $0 }
+        for (table, refresh) in refreshers where revisions[table] != known[table] {
+            do {
+                try refresh()
+                seen.withLock { $0[table] = revisions[table] }
+            } catch {
+                logger.error(
+                    "refresh from the shared store failed",
+                    metadata: ["table": "\(table.rawValue)", "error": "\(error)"])
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// The PostgreSQL server of the tests that need one (API.md §12), started by `scripts/with-postgres`, which exports
+/// its URL as `LINK_TEST_POSTGRES_URL`.
+///
+/// `scripts/test` runs the suite under `scripts/with-postgres` and sets `LINK_TEST_POSTGRES_REQUIRED=1`: there, a
+/// missing URL fails every PostgreSQL test with a message. A bare `swift test` skips them, and the skip names the
+/// reason.
+enum PostgresTestDatabase {
+    static var url: String? { ProcessInfo.processInfo.environment["LINK_TEST_POSTGRES_URL"] }
+    static var required: Bool { ProcessInfo.processInfo.environment["LINK_TEST_POSTGRES_REQUIRED"] == "1" }
+
+    /// The trait of every PostgreSQL test: runs when a server is given or required, else skips saying why.
+    static let enabled = ConditionTrait.enabled(
+        if: url != nil || required,
+        "LINK_TEST_POSTGRES_URL is not set: run scripts/test, or scripts/with-postgres swift test")
+
+    struct Missing: Error, CustomStringConvertible {
+        let description =
+            "LINK_TEST_POSTGRES_URL is not set although LINK_TEST_POSTGRES_REQUIRED=1: "
+            + "run the tests through scripts/with-postgres (scripts/test does)"
+    }
+
+    /// A new empty database for one test; answers its URL.
+    static func create() throws -> String {
+        guard let url else { throw Missing() }
+        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try psql(url, "CREATE DATABASE \(name)")
+        return replacingDatabase(in: url, with: name)
+    }
+
+    /// Runs one SQL command with `psql` against `url`.
+    static func psql(_ url: String, _ sql: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let plain = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+        process.arguments = ["psql", plain, "-v", "ON_ERROR_STOP=1", "-qc", sql]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw HTTPClient.Failure(description: "psql failed: \(text)")
+        }
+    }
+
+    /// `url` with another database name.
+    static func replacingDatabase(in url: String, with name: String) -> String {
+        let parts = url.split(separator: "?", maxSplits: 1)
+        var base = String(parts[0])
+        base = String(base[..<base.lastIndex(of: "/")!]) + "/" + name
+        return parts.count > 1 ? base + "?" + parts[1] : base
+    }
+}
