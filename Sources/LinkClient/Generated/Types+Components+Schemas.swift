@@ -2317,6 +2317,7 @@ extension Components {
                 case ready = "ready"
                 case starting = "starting"
                 case stopping = "stopping"
+                case unavailable = "unavailable"
             }
             /// - Remark: Generated from `#/components/schemas/Readiness/status`.
             internal var status: Components.Schemas.Readiness.StatusPayload

@@ -6551,7 +6551,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// Not ready: starting, or stopping after SIGTERM
+            /// Not ready: starting, stopping after SIGTERM, or the shared store unreachable (API.md §12)
             ///
             /// - Remark: Generated from `#/paths//readyz/get(ready)/responses/503`.
             ///
