@@ -9,6 +9,8 @@ WORKDIR /src
 COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
+# SwiftPM refuses a manifest whose declared targets have no folder, test targets included.
+COPY Tests ./Tests
 RUN swift build -c release --product LinkServer --static-swift-stdlib \
     && mkdir -p /out \
     && cp "$(swift build -c release --show-bin-path)/LinkServer" /out/ \
