@@ -407,6 +407,32 @@ import Testing
         }
     }
 
+    @Test func reservedFilesFollowTheirSettingsAndTheListenerCanBeOff() throws {
+        try withServer({
+            Self.configure(&$0) {
+                $0.links.robotsTxt = "User-agent: *\nAllow: /\n# ours\n"
+                $0.links.faviconURL = "https://www.example.com/favicon.ico"
+                $0.links.redirectStatus = 308
+            }
+        }) { (server) throws in
+            let client = links(server)
+            #expect(try client.get("/robots.txt", headers: ["Host": "links.example.com"]).text.hasSuffix("# ours\n"))
+            let icon = try client.get("/favicon.ico", headers: ["Host": "links.example.com"])
+            #expect(icon.status == 308)
+            #expect(icon.header("location") == "https://www.example.com/favicon.ico")
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            #expect(try get(client, "/users/1", agent: Self.windows).status == 308)
+            // The API is never served on the links listener: /v1/routes there is a click like any other.
+            let api = try client.get(
+                "/v1/routes", headers: ["Host": "links.example.com", "Accept": "application/json"])
+            #expect(api.json?["decision"] == "not_found")
+        }
+        try withServer({ Self.configure(&$0) { $0.links.enabled = false } }) { (server) throws in
+            #expect(server.application.linksPort == 0)
+            #expect(try server.client().get("/readyz").status == 200)
+        }
+    }
+
     @Test func iosLandingPageCarriesTheTokenInTheCopiedLink() throws {
         try withServer({ Self.configure(&$0, landing: true) }) { (server) throws in
             #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
