@@ -57,13 +57,22 @@ final class SQLiteStore: Store {
         }
     }
 
+    /// Writes the API route trees by row: only the positions whose definition changed are written, and rows past
+    /// the new end are deleted, so registering one tree writes one row rather than the whole table.
     func replaceRouteTrees(_ trees: [JSONValue]) throws {
+        let encoded = trees.map { $0.encodedString() }
         try database.write { db in
-            try db.execute(sql: "DELETE FROM route_tree")
-            for (position, tree) in trees.enumerated() {
+            var stored: [Int: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT position, definition FROM route_tree") {
+                stored[row["position"]] = row["definition"]
+            }
+            for (position, definition) in encoded.enumerated() where stored[position] != definition {
                 try db.execute(
-                    sql: "INSERT INTO route_tree (position, definition) VALUES (?, ?)",
-                    arguments: [position, tree.encodedString()])
+                    sql: "INSERT OR REPLACE INTO route_tree (position, definition) VALUES (?, ?)",
+                    arguments: [position, definition])
+            }
+            if stored.keys.contains(where: { $0 >= encoded.count }) {
+                try db.execute(sql: "DELETE FROM route_tree WHERE position >= ?", arguments: [encoded.count])
             }
         }
     }

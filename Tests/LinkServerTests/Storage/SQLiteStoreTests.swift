@@ -41,4 +41,24 @@ import Testing
         #expect(try reopened.appliedMigrations() == SQLiteStore.migrator.migrations)
         #expect(SQLiteStore.migrator.migrations.first == "v1")
     }
+
+    /// Route trees are written by row (issue 19 item 12): registering one tree writes one row, not the table.
+    @Test func routeTreesAreWrittenByRow() throws {
+        let store = try SQLiteStore(directory: TestServer.temporaryDirectory())
+        defer { try? store.close() }
+        func tree(_ path: String) -> JSONValue { ["path": .string(path)] }
+        func changes(_ write: () throws -> Void) throws -> Int {
+            let before = try store.database.read { $0.totalChangesCount }
+            try write()
+            return try store.database.read { $0.totalChangesCount } - before
+        }
+        let hundred = (0..<100).map { tree("/t\($0)") }
+        #expect(try changes { try store.replaceRouteTrees(hundred) } == 100)
+        #expect(try changes { try store.replaceRouteTrees(hundred + [tree("/new")]) } == 1)
+        var edited = hundred + [tree("/new")]
+        edited[50] = tree("/edited")
+        #expect(try changes { try store.replaceRouteTrees(edited) } == 1)
+        #expect(try changes { try store.replaceRouteTrees(Array(edited.prefix(98))) } == 3)
+        #expect(try store.loadRouteTrees() == Array(edited.prefix(98)))
+    }
 }
