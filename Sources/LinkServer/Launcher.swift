@@ -28,7 +28,7 @@ enum Launcher {
         let config: Config
         do {
             config = try ConfigLoader.load(
-                commandLine: command.commandLineSource, configFile: command.config,
+                commandLine: command.commandLine, configFile: command.config,
                 environment: ProcessInfo.processInfo.environment)
         } catch {
             FileHandle.standardError.write(Data("LinkServer: \(error)\n".utf8))

@@ -79,133 +79,72 @@ public struct LinksSettings: Sendable {
 }
 
 extension LinksSettings {
-    /// Reads `links.preview` (an object of `title`, `description`, `image`).
-    public static func preview(_ value: JSONValue) throws(LinkError) -> Preview {
-        let fields = try SettingsObject(value, field: "links.preview", known: ["title", "description", "image"])
+    /// The service-wide card (`links.preview.title`, `.description`, `.image`); each text is a template.
+    public static func preview(title: String?, description: String?, image: String?) throws(LinkError) -> Preview {
         var preview = Preview()
-        if let title = try fields.string("title") {
-            preview.title = try LinkTemplate(text: title, field: fields.path("title"))
+        preview.title = try title.map { (text) throws(LinkError) in
+            try LinkTemplate(text: text, field: "links.preview.title")
         }
-        if let text = try fields.string("description") {
-            preview.description = try LinkTemplate(text: text, field: fields.path("description"))
+        preview.description = try description.map { (text) throws(LinkError) in
+            try LinkTemplate(text: text, field: "links.preview.description")
         }
-        if let image = try fields.string("image") {
-            preview.image = try urlTemplate(image, field: fields.path("image"))
+        preview.image = try image.map { (text) throws(LinkError) in
+            try urlTemplate(text, field: "links.preview.image")
         }
         return preview
     }
 
-    /// Reads `links.apps` (`ios`, `android`), checking app IDs, package names and fingerprints.
-    public static func apps(_ value: JSONValue, into settings: inout LinksSettings) throws(LinkError) {
-        let apps = try SettingsObject(value, field: "links.apps", known: ["ios", "android"])
-        if let ios = apps.object("ios") {
-            let fields = try SettingsObject(
-                ios, field: "links.apps.ios", known: ["appIDs", "scheme", "storeURL", "landingPage", "webcredentials"])
-            let ids = try fields.strings("appIDs")
-            guard let ids, !ids.isEmpty else {
-                throw LinkError.invalidSetting(
-                    fields.path("appIDs"), value: "", reason: "at least one app ID is required")
-            }
-            var app = IOSApp(
-                appIDs: try ids.map { (id) throws(LinkError) in try AppleAppID(id, field: fields.path("appIDs")) })
-            app.scheme = try fields.scheme("scheme")
-            app.storeURL = try fields.string("storeURL").map { (url) throws(LinkError) in
-                try plainURL(url, field: fields.path("storeURL"))
-            }
-            app.landingPage = try fields.bool("landingPage") ?? false
-            app.webcredentials = try fields.bool("webcredentials") ?? false
-            settings.ios = app
+    /// The iOS app (`links.apps.ios.*`): at least one app ID (`TEAMID.bundle.id`), the app's own scheme, a plain
+    /// store URL.
+    public static func iosApp(
+        appIDs: [String]?, scheme: String?, storeURL: String?, landingPage: Bool?, webcredentials: Bool?
+    ) throws(LinkError) -> IOSApp {
+        let field = "links.apps.ios.appIDs"
+        guard let appIDs, !appIDs.isEmpty else {
+            throw LinkError.invalidSetting(field, value: "", reason: "at least one app ID is required")
         }
-        if let android = apps.object("android") {
-            let fields = try SettingsObject(
-                android, field: "links.apps.android",
-                known: ["package", "scheme", "sha256CertFingerprints", "storeURL"])
-            guard let package = try fields.string("package") else {
-                throw LinkError.invalidSetting(
-                    fields.path("package"), value: "", reason: "the package name is required")
-            }
-            let prints = try fields.strings("sha256CertFingerprints") ?? []
-            guard !prints.isEmpty else {
-                throw LinkError.invalidSetting(
-                    fields.path("sha256CertFingerprints"), value: "", reason: "at least one fingerprint is required")
-            }
-            settings.android = AndroidApp(
-                package: try AndroidPackageName(package, field: fields.path("package")),
-                scheme: try fields.scheme("scheme"),
-                fingerprints: try prints.map { (print) throws(LinkError) in
-                    try CertificateFingerprint(print, field: fields.path("sha256CertFingerprints"))
-                },
-                storeURL: try fields.string("storeURL").map { (url) throws(LinkError) in
-                    try plainURL(url, field: fields.path("storeURL"))
-                })
+        var app = IOSApp(appIDs: try appIDs.map { (id) throws(LinkError) in try AppleAppID(id, field: field) })
+        app.scheme = try scheme.map { (text) throws(LinkError) in try appScheme(text, field: "links.apps.ios.scheme") }
+        app.storeURL = try storeURL.map { (url) throws(LinkError) in
+            try plainURL(url, field: "links.apps.ios.storeURL")
         }
-    }
-}
-
-/// The members of a settings object, read with errors that name the setting.
-private struct SettingsObject {
-    let object: JSONObject
-    let field: String
-
-    init(_ value: JSONValue, field: String, known: Set<String>) throws(LinkError) {
-        guard case .object(let object) = value else {
-            throw LinkError.invalidSetting(field, value: value.encodedString(), reason: "must be an object")
-        }
-        if let unknown = object.keys.first(where: { !known.contains($0) }) {
-            throw LinkError.invalidSetting(field + "." + unknown, value: "", reason: "unknown setting")
-        }
-        self.object = object
-        self.field = field
+        app.landingPage = landingPage ?? false
+        app.webcredentials = webcredentials ?? false
+        return app
     }
 
-    func path(_ key: String) -> String { field + "." + key }
-
-    func object(_ key: String) -> JSONValue? {
-        guard let value = object[key], !value.isNull else { return nil }
-        return value
-    }
-
-    func string(_ key: String) throws(LinkError) -> String? {
-        guard let value = object(key) else { return nil }
-        guard case .string(let text) = value, !text.isEmpty else {
+    /// The Android app (`links.apps.android.*`): a package name and at least one signing-key fingerprint.
+    public static func androidApp(
+        package: String?, scheme: String?, fingerprints: [String]?, storeURL: String?
+    ) throws(LinkError) -> AndroidApp {
+        guard let package else {
             throw LinkError.invalidSetting(
-                path(key), value: value.encodedString(), reason: "must be a non-empty string")
+                "links.apps.android.package", value: "", reason: "the package name is required")
         }
-        return text
+        let field = "links.apps.android.sha256CertFingerprints"
+        guard let fingerprints, !fingerprints.isEmpty else {
+            throw LinkError.invalidSetting(field, value: "", reason: "at least one fingerprint is required")
+        }
+        return AndroidApp(
+            package: try AndroidPackageName(package, field: "links.apps.android.package"),
+            scheme: try scheme.map { (text) throws(LinkError) in
+                try appScheme(text, field: "links.apps.android.scheme")
+            },
+            fingerprints: try fingerprints.map { (print) throws(LinkError) in
+                try CertificateFingerprint(print, field: field)
+            },
+            storeURL: try storeURL.map { (url) throws(LinkError) in
+                try plainURL(url, field: "links.apps.android.storeURL")
+            })
     }
 
-    func bool(_ key: String) throws(LinkError) -> Bool? {
-        guard let value = object(key) else { return nil }
-        guard case .bool(let flag) = value else {
-            throw LinkError.invalidSetting(path(key), value: value.encodedString(), reason: "must be true or false")
-        }
-        return flag
-    }
-
-    func strings(_ key: String) throws(LinkError) -> [String]? {
-        guard let value = object(key) else { return nil }
-        guard case .array(let items) = value else {
-            throw LinkError.invalidSetting(
-                path(key), value: value.encodedString(), reason: "must be an array of strings")
-        }
-        var strings: [String] = []
-        for item in items {
-            guard case .string(let text) = item else {
-                throw LinkError.invalidSetting(path(key), value: item.encodedString(), reason: "must be a string")
-            }
-            strings.append(text)
-        }
-        return strings
-    }
-
-    /// A URL scheme (`myapp`): a letter, then letters, digits, `+`, `-` or `.`; lower-cased.
-    func scheme(_ key: String) throws(LinkError) -> String? {
-        guard let text = try string(key) else { return nil }
+    /// A URL scheme (`myapp`): a letter, then letters, digits, `+`, `-` or `.`; not `http(s)`; lower-cased.
+    public static func appScheme(_ text: String, field: String) throws(LinkError) -> String {
         let valid =
             text.first.map { $0.isASCII && $0.isLetter } == true
             && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
         guard valid, !["http", "https"].contains(text.lowercased()) else {
-            throw LinkError.invalidSetting(path(key), value: text, reason: "must be an app's own URL scheme")
+            throw LinkError.invalidSetting(field, value: text, reason: "must be an app's own URL scheme")
         }
         return text.lowercased()
     }

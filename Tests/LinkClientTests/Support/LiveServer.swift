@@ -69,8 +69,13 @@ final class LiveServer: @unchecked Sendable {
             // Clicks from 127.0.0.1 count as on the service's own host; Android people go to Google Play.
             config.linkHosts = ["127.0.0.1"]
             config.links.webURL = try LinksSettings.urlTemplate("https://www.example.com{location}", field: "webURL")
-            let apps = try JSONParser.parse(Array(LiveServer.appsJSON.utf8))
-            try LinksSettings.apps(apps, into: &config.links)
+            config.links.ios = try LinksSettings.iosApp(
+                appIDs: ["ABCDE12345.com.example.app"], scheme: nil,
+                storeURL: "https://apps.apple.com/app/id123456789", landingPage: nil, webcredentials: nil)
+            config.links.android = try LinksSettings.androidApp(
+                package: "com.example.app", scheme: nil,
+                fingerprints: ["146de983c5730650d8eeb9952f34fc6416a08342e61dbea88a0496b23fcf44e5"],
+                storeURL: "https://play.google.com/store/apps/details?id=com.example.app")
         } else {
             config.links.enabled = false
         }
@@ -81,12 +86,6 @@ final class LiveServer: @unchecked Sendable {
         return application
     }
 
-    private static let appsJSON = #"""
-        {"ios": {"appIDs": ["ABCDE12345.com.example.app"], "storeURL": "https://apps.apple.com/app/id123456789"},
-         "android": {"package": "com.example.app",
-                     "sha256CertFingerprints": ["146de983c5730650d8eeb9952f34fc6416a08342e61dbea88a0496b23fcf44e5"],
-                     "storeURL": "https://play.google.com/store/apps/details?id=com.example.app"}}
-        """#
 }
 
 /// Runs `body` against a fresh server and always stops it.

@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import LinkCore
 import Testing
@@ -11,14 +12,19 @@ import Testing
         return path
     }
 
-    private func flags(_ pairs: [String: String]) -> ConfigSource {
-        var source = ConfigSource()
-        for (key, value) in pairs { source.values[key] = (.string(value), "--flag") }
-        return source
+    /// Builds from flags and environment only (no config file, not even the default one).
+    private func build(
+        _ arguments: [String] = [], environment: [String: String] = [:], processors: Int = 2
+    ) throws -> Config {
+        let command = try LinkServerCommand.parse(arguments)
+        return try ConfigLoader.build(
+            from: ConfigSources(
+                commandLine: command.commandLine, environment: environment, file: nil,
+                defaults: Config.defaults(processors: processors)))
     }
 
     @Test func defaults() throws {
-        let config = try ConfigLoader.build(from: ConfigSource(), processors: 4)
+        let config = try build(processors: 4)
         #expect(config.server.host == "0.0.0.0")
         #expect(config.server.port == 8080)
         #expect(config.server.threads == 4)
@@ -33,10 +39,15 @@ import Testing
         #expect(config.redirectLimit == 5)
         #expect(config.eventsQueueLimit == 1000)
         #expect(config.adminToken == nil)
+        #expect(config.storage == .sqlite)
+        #expect(config.logLevel == .info)
+        #expect(config.accessLogLevel == .debug)
+        #expect(config.links.port == 8081)
+        #expect(config.links.ios == nil)
     }
 
     @Test func atLeastTwoThreadsByDefault() throws {
-        #expect(try ConfigLoader.build(from: ConfigSource(), processors: 1).server.threads == 2)
+        #expect(try build(processors: 1).server.threads == 2)
     }
 
     @Test func commandLineBeatsEnvironmentBeatsFileBeatsDefaults() throws {
@@ -44,7 +55,7 @@ import Testing
             #"{"server": {"port": 9000, "host": "127.0.0.1", "threads": 3}, "storage": {"dataDir": "/f"}, "routing": {"redirectLimit": 7}}"#
         )
         let config = try ConfigLoader.load(
-            commandLine: flags(["server.port": "9002"]), configFile: path,
+            commandLine: LinkServerCommand.parse(["--port", "9002"]).commandLine, configFile: path,
             environment: ["LINK_PORT": "9001", "LINK_DATA_DIR": "/env", "LINK_ADMIN_TOKEN": "secret"])
         #expect(config.server.port == 9002)
         #expect(config.dataDir == "/env")
@@ -56,7 +67,7 @@ import Testing
 
     @Test func environmentVariablesMapToSettings() throws {
         let config = try ConfigLoader.load(
-            commandLine: ConfigSource(), configFile: nil,
+            configFile: nil,
             environment: [
                 "LINK_HOST": "::1", "LINK_PORT": "0", "LINK_ROUTES": "r.json", "LINK_READ_TOKEN": "r",
                 "LINK_LOG_LEVEL": "debug",
@@ -69,61 +80,143 @@ import Testing
     }
 
     @Test(arguments: [
-        (["server.port": "abc"], "server.port"),
-        (["server.port": "70000"], "server.port"),
-        (["server.port": "-1"], "server.port"),
-        (["server.host": "not a host"], "server.host"),
-        (["server.threads": "0"], "server.threads"),
-        (["logging.level": "loud"], "logging.level"),
-        (["storage.dataDir": ""], "storage.dataDir"),
-        (["server.headerTimeout": "0"], "server.headerTimeout"),
-        (["server.bodyTimeout": "3601"], "server.bodyTimeout"),
-        (["server.connectionLimitPerAddress": "-1"], "server.connectionLimitPerAddress"),
+        ("LINK_SERVER_PORT", "abc", "server.port"),
+        ("LINK_PORT", "70000", "server.port"),
+        ("LINK_PORT", "-1", "server.port"),
+        ("LINK_HOST", "not a host", "server.host"),
+        ("LINK_THREADS", "0", "server.threads"),
+        ("LINK_LOG_LEVEL", "loud", "logging.level"),
+        ("LINK_DATA_DIR", "", "storage.dataDir"),
+        ("LINK_SERVER_HEADER_TIMEOUT", "0", "server.headerTimeout"),
+        ("LINK_BODY_TIMEOUT", "3601", "server.bodyTimeout"),
+        ("LINK_CONNECTION_LIMIT_PER_ADDRESS", "-1", "server.connectionLimitPerAddress"),
+        ("LINK_LINKS_ENABLED", "maybe", "links.enabled"),
+        ("LINK_LINKS_REDIRECT_STATUS", "303", "links.redirectStatus"),
+        ("LINK_LINKS_WEB_URL", "https://{x}.example.com/", "links.webURL"),
+        ("LINK_LINKS_APPS_IOS_APP_IDS", "com.example.app", "links.apps.ios.appIDs"),
     ])
-    func rejectsInvalidSettingsNamingThem(settings: [String: String], key: String) {
+    func rejectsInvalidSettingsNamingKeyValueAndVariable(variable: String, value: String, key: String) {
         #expect {
-            try ConfigLoader.build(from: flags(settings), processors: 2)
+            try build(environment: [variable: value])
         } throws: { error in
-            "\(error)".contains(key) && "\(error)".contains("--flag")
+            let message = "\(error)"
+            return message.contains(key) && message.contains("(from \(variable))") && message.contains("'\(value)'")
         }
+    }
+
+    @Test func aBadFlagIsNamedWithItsValue() {
+        #expect {
+            try build(["--port", "70000"])
+        } throws: { error in
+            "\(error)" == "invalid server.port 70000 (from --port): must be an integer from 0 to 65535"
+        }
+    }
+
+    @Test func aBadFileValueNamesTheFile() throws {
+        let path = try file(#"{"server": {"port": 70000}}"#)
+        #expect {
+            try ConfigLoader.load(configFile: path, environment: [:])
+        } throws: { error in
+            "\(error)" == "invalid server.port 70000 (from \(path)): must be an integer from 0 to 65535"
+        }
+    }
+
+    /// The derived name (`LINK_` + the key) wins over the older short name; both beat the file.
+    @Test func derivedEnvironmentNamesAndShortAliases() throws {
+        #expect(try build(environment: ["LINK_SERVER_PORT": "9001", "LINK_PORT": "9002"]).server.port == 9001)
+        #expect(try build(environment: ["LINK_PORT": "9002"]).server.port == 9002)
+        let config = try build(environment: [
+            "LINK_SERVER_MAX_URIBYTES": "4096", "LINK_ROUTING_REDIRECT_LIMIT": "9", "LINK_LINKS_HOSTS": "A.com, b.org",
+            "LINK_LINKS_APPS_IOS_APP_IDS": "ABCDE12345.com.example.app", "LINK_LINKS_APPS_IOS_LANDING_PAGE": "true",
+            "LINK_AUTH_ADMIN_TOKEN": "t",
+        ])
+        #expect(config.server.maxURIBytes == 4096)
+        #expect(config.redirectLimit == 9)
+        #expect(config.linkHosts == ["a.com", "b.org"])
+        #expect(config.links.ios?.appIDs.map(\.description) == ["ABCDE12345.com.example.app"])
+        #expect(config.links.ios?.landingPage == true)
+        #expect(config.adminToken == "t")
+    }
+
+    /// Tokens and the storage URL are secrets: a message about them never shows the value.
+    @Test(arguments: [
+        (#"{"auth": {"adminToken": 12345678}}"#, "12345678"),
+        (#"{"auth": {"readToken": ["hunter2"]}}"#, "hunter2"),
+        (#"{"storage": {"url": "mysql://u:hunter2@h/d"}}"#, "hunter2"),
+    ])
+    func secretsNeverPrint(json: String, secret: String) throws {
+        let path = try file(json)
+        #expect {
+            try ConfigLoader.load(configFile: path, environment: [:])
+        } throws: { error in
+            "\(error)".contains(path) && !"\(error)".contains(secret)
+        }
+    }
+
+    /// Objects of any depth in the file; a type is never converted into another (`1` is not `true`).
+    @Test(arguments: [
+        (#"{"links": {"apps": {"ios": {"appId": ["ABCDE12345.com.example.app"]}}}}"#, "links.apps.ios.appId"),
+        (#"{"links": {"enabled": 1}}"#, "links.enabled"),
+        (#"{"server": {"port": true}}"#, "server.port"),
+        (#"{"server": {"port": 80.5}}"#, "server.port"),
+        (#"{"server": 8080}"#, "'server' must be an object"),
+        (#"{"links": {"preview": "Example"}}"#, "'links.preview' must be an object"),
+        (#"{"links": {"hosts": ["a.com", 1]}}"#, "links.hosts"),
+    ])
+    func fileValuesAreStrictlyTyped(json: String, named: String) throws {
+        let path = try file(json)
+        #expect {
+            try ConfigLoader.load(configFile: path, environment: [:])
+        } throws: { error in
+            "\(error)".contains(named)
+        }
+    }
+
+    @Test func nullInTheFileMeansNotSet() throws {
+        let path = try file(#"{"server": {"port": null}, "links": {"robotsTxt": null, "apps": {"ios": {}}}}"#)
+        let config = try ConfigLoader.load(configFile: path, environment: [:])
+        #expect(config.server.port == 8080)
+        #expect(config.links.robotsTxt == nil)
+        #expect(config.links.ios == nil)
     }
 
     @Test func rejectsUnknownAndMistypedFileSettings() throws {
         let unknown = try file(#"{"server": {"prot": 1}}"#)
         #expect(throws: ConfigError.self) {
-            try ConfigLoader.load(commandLine: ConfigSource(), configFile: unknown, environment: [:])
+            try ConfigLoader.load(configFile: unknown, environment: [:])
         }
         let mistyped = try file(#"{"links": {"hosts": "example.com"}}"#)
         #expect(throws: ConfigError.self) {
-            try ConfigLoader.load(commandLine: ConfigSource(), configFile: mistyped, environment: [:])
+            try ConfigLoader.load(configFile: mistyped, environment: [:])
         }
         let broken = try file(#"{"server": "#)
         #expect(throws: ConfigError.self) {
-            try ConfigLoader.load(commandLine: ConfigSource(), configFile: broken, environment: [:])
+            try ConfigLoader.load(configFile: broken, environment: [:])
         }
     }
 
     @Test func missingExplicitConfigFileIsAnError() {
         #expect(throws: ConfigError.self) {
-            try ConfigLoader.load(commandLine: ConfigSource(), configFile: "/nonexistent/x.json", environment: [:])
+            try ConfigLoader.load(configFile: "/nonexistent/x.json", environment: [:])
         }
     }
 
     @Test func memoryPoolGrowsToHoldTheLongestTarget() throws {
-        let config = try ConfigLoader.build(
-            from: flags(["server.maxURIBytes": "65536", "server.connectionMemoryLimit": "8192"]), processors: 2)
+        let config = try build(environment: [
+            "LINK_SERVER_MAX_URIBYTES": "65536", "LINK_SERVER_CONNECTION_MEMORY_LIMIT": "8192",
+        ])
         #expect(config.server.connectionMemoryLimit >= 65536 + 4096)
     }
 
     /// The slow-client bounds (issue 19): file, environment and flag, in that order of precedence.
     @Test func slowClientSettingsFromFileEnvironmentAndFlags() throws {
         let path = try file(#"{"server": {"headerTimeout": 5, "bodyTimeout": 20, "connectionLimitPerAddress": 0}}"#)
-        let fromFile = try ConfigLoader.load(commandLine: ConfigSource(), configFile: path, environment: [:])
+        let fromFile = try ConfigLoader.load(configFile: path, environment: [:])
         #expect(fromFile.server.headerTimeout == 5)
         #expect(fromFile.server.bodyTimeout == 20)
         #expect(fromFile.server.connectionLimitPerAddress == 0)
         let fromEnvironment = try ConfigLoader.load(
-            commandLine: ConfigSource(), configFile: path,
+            configFile: path,
             environment: [
                 "LINK_HEADER_TIMEOUT": "6", "LINK_BODY_TIMEOUT": "21", "LINK_CONNECTION_LIMIT_PER_ADDRESS": "50",
             ])
@@ -134,7 +227,7 @@ import Testing
             "--header-timeout", "7", "--body-timeout", "22", "--connection-limit-per-address", "51",
         ])
         let fromFlags = try ConfigLoader.load(
-            commandLine: command.commandLineSource, configFile: path, environment: ["LINK_HEADER_TIMEOUT": "6"])
+            commandLine: command.commandLine, configFile: path, environment: ["LINK_HEADER_TIMEOUT": "6"])
         #expect(fromFlags.server.headerTimeout == 7)
         #expect(fromFlags.server.bodyTimeout == 22)
         #expect(fromFlags.server.connectionLimitPerAddress == 51)
@@ -144,11 +237,11 @@ import Testing
         let command = try LinkServerCommand.parse([
             "--host", "127.0.0.1", "--port", "0", "--data-dir", "/d", "--routes", "r.json", "--config", "c.json",
         ])
-        let source = command.commandLineSource
-        #expect(source.values["server.host"]?.value == "127.0.0.1")
-        #expect(source.values["server.port"]?.value == "0")
-        #expect(source.values["storage.dataDir"]?.value == "/d")
-        #expect(source.values["routing.routesFile"]?.value == "r.json")
+        let flags = command.commandLine
+        #expect(flags.value(of: "server.host") == .string("127.0.0.1"))
+        #expect(flags.value(of: "server.port") == .int(0))
+        #expect(flags.value(of: "storage.dataDir") == .string("/d"))
+        #expect(flags.value(of: "routing.routesFile") == .string("r.json"))
         #expect(command.config == "c.json")
     }
 }

@@ -14,7 +14,7 @@ import Testing
 
     @Test func theExampleConfigLoads() throws {
         let config = try ConfigLoader.load(
-            commandLine: ConfigSource(), configFile: Self.example, environment: ["LINK_LINKS_PORT": "9091"])
+            configFile: Self.example, environment: ["LINK_LINKS_PORT": "9091"])
         #expect(config.links.port == 9091)
         #expect(config.links.ios?.appIDs.map(\.description) == ["ABCDE12345.com.example.app"])
         #expect(config.links.android?.package.description == "com.example.app")
@@ -49,7 +49,7 @@ import Testing
         let path = TestServer.temporaryDirectory() + "/linkserver.json"
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
         #expect {
-            try ConfigLoader.load(commandLine: ConfigSource(), configFile: path, environment: [:])
+            try ConfigLoader.load(configFile: path, environment: [:])
         } throws: { error in
             "\(error)".contains(setting)
         }

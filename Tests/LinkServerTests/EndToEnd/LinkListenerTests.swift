@@ -18,25 +18,17 @@ import Testing
     static let slack = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
     static let google = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 
-    static let appsJSON = #"""
-        {"ios": {"appIDs": ["ABCDE12345.com.example.app"], "scheme": "myapp",
-                 "storeURL": "https://apps.apple.com/app/id123456789"},
-         "android": {"package": "com.example.app", "scheme": "myapp",
-                     "sha256CertFingerprints": ["146de983c5730650d8eeb9952f34fc6416a08342e61dbea88a0496b23fcf44e5"],
-                     "storeURL": "https://play.google.com/store/apps/details?id=com.example.app&referrer=utm_source%3Dmail"}}
-        """#
-
     static func configure(_ config: inout Config, landing: Bool = false, extra: (inout Config) -> Void = { _ in }) {
         config.linkHosts = ["links.example.com", "*.example.org"]
         config.links.webURL = try! LinksSettings.urlTemplate("https://www.example.com{location}", field: "links.webURL")
         config.links.siteName = "Example"
-        var apps = try! JSONParser.parse(Array(appsJSON.utf8))
-        if landing, case .object(var root) = apps, case .object(var ios)? = root["ios"] {
-            ios["landingPage"] = true
-            root["ios"] = .object(ios)
-            apps = .object(root)
-        }
-        try! LinksSettings.apps(apps, into: &config.links)
+        config.links.ios = try! LinksSettings.iosApp(
+            appIDs: ["ABCDE12345.com.example.app"], scheme: "myapp", storeURL: "https://apps.apple.com/app/id123456789",
+            landingPage: landing, webcredentials: nil)
+        config.links.android = try! LinksSettings.androidApp(
+            package: "com.example.app", scheme: "myapp",
+            fingerprints: ["146de983c5730650d8eeb9952f34fc6416a08342e61dbea88a0496b23fcf44e5"],
+            storeURL: "https://play.google.com/store/apps/details?id=com.example.app&referrer=utm_source%3Dmail")
         extra(&config)
     }
 

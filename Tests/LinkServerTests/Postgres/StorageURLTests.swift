@@ -42,17 +42,17 @@ import Testing
 
     @Test func environmentAndFlagSetIt() throws {
         let fromEnvironment = try ConfigLoader.load(
-            commandLine: ConfigSource(), configFile: nil,
+            configFile: nil,
             environment: ["LINK_STORAGE_URL": "postgres://a:b@127.0.0.1:1/x"])
         #expect(fromEnvironment.storage.description == "postgres://a:***@127.0.0.1:1/x")
         let command = try LinkServerCommand.parse(["--storage-url", "sqlite"])
         let fromFlag = try ConfigLoader.load(
-            commandLine: command.commandLineSource, configFile: nil,
+            commandLine: command.commandLine, configFile: nil,
             environment: ["LINK_STORAGE_URL": "postgres://a:b@127.0.0.1:1/x"])
         #expect(fromFlag.storage == .sqlite)
         #expect {
             try ConfigLoader.load(
-                commandLine: ConfigSource(), configFile: nil,
+                configFile: nil,
                 environment: ["LINK_STORAGE_URL": "redis://a:topsecret@h/d"])
         } throws: { error in
             "\(error)".contains("LINK_STORAGE_URL") && !"\(error)".contains("topsecret")
