@@ -142,7 +142,11 @@ extension LinksSettings {
         let iosStore = try reader.optionalString(iosKeys[2])
         let landingPage = try reader.optionalBool(iosKeys[3])
         let webcredentials = try reader.optionalBool(iosKeys[4])
-        if appIDs != nil || iosScheme != nil || iosStore != nil || landingPage != nil || webcredentials != nil {
+        // An app named in the file, even as an empty object, is an app: its required keys must be there (API.md §7).
+        let named = { (app: String) in reader.sources.file?.keys.contains("links.apps." + app) ?? false }
+        if appIDs != nil || iosScheme != nil || iosStore != nil || landingPage != nil || webcredentials != nil
+            || named("ios")
+        {
             ios = try reader.checked(group: iosKeys) { () throws(LinkError) in
                 try LinksSettings.iosApp(
                     appIDs: appIDs, scheme: iosScheme, storeURL: iosStore, landingPage: landingPage,
@@ -154,7 +158,7 @@ extension LinksSettings {
         let androidScheme = try reader.optionalString(androidKeys[1])
         let fingerprints = try reader.optionalStrings(androidKeys[2])
         let androidStore = try reader.optionalString(androidKeys[3])
-        if package != nil || androidScheme != nil || fingerprints != nil || androidStore != nil {
+        if package != nil || androidScheme != nil || fingerprints != nil || androidStore != nil || named("android") {
             android = try reader.checked(group: androidKeys) { () throws(LinkError) in
                 try LinksSettings.androidApp(
                     package: package, scheme: androidScheme, fingerprints: fingerprints, storeURL: androidStore)

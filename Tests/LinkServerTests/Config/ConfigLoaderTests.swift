@@ -173,7 +173,7 @@ import Testing
     }
 
     @Test func nullInTheFileMeansNotSet() throws {
-        let path = try file(#"{"server": {"port": null}, "links": {"robotsTxt": null, "apps": {"ios": {}}}}"#)
+        let path = try file(#"{"server": {"port": null}, "links": {"robotsTxt": null, "apps": {"ios": null}}}"#)
         let config = try ConfigLoader.load(configFile: path, environment: [:])
         #expect(config.server.port == 8080)
         #expect(config.links.robotsTxt == nil)

@@ -30,6 +30,8 @@ import Testing
         (#"{"links": {"redirectStatus": 303}}"#, "links.redirectStatus"),
         (#"{"links": {"apps": {"ios": {"appIDs": ["com.example.app"]}}}}"#, "links.apps.ios.appIDs"),
         (#"{"links": {"apps": {"ios": {"appIDs": []}}}}"#, "links.apps.ios.appIDs"),
+        (#"{"links": {"apps": {"ios": {}}}}"#, "links.apps.ios.appIDs"),
+        (#"{"links": {"apps": {"android": {}}}}"#, "links.apps.android.package"),
         (
             #"{"links": {"apps": {"android": {"package": "example", "sha256CertFingerprints": ["00"]}}}}"#,
             "links.apps.android.package"
