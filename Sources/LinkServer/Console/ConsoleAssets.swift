@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The console's static files (API.md §13): `Resources/console/*`, read once at start, each with its content type
@@ -12,8 +11,7 @@ struct ConsoleAssets: Sendable {
         init(contentType: String, body: [UInt8]) {
             self.contentType = contentType
             self.body = body
-            let digest = SHA256.hash(data: body)
-            etag = "\"" + digest.prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + "\""
+            etag = EntityTag.sha256(of: body)
         }
     }
 

@@ -1,3 +1,5 @@
+import Crypto
+
 /// `If-None-Match` (RFC 9110 §13.1.2) for GET: whether the client already holds the representation (QR codes,
 /// association files).
 enum IfNoneMatch {
@@ -12,5 +14,15 @@ enum IfNoneMatch {
             if tag == entityTag { return true }
         }
         return false
+    }
+}
+
+/// Entity tags the service computes itself.
+enum EntityTag {
+    /// `"` + the first 16 hex digits of `body`'s SHA-256 + `"`: the same bytes give the same tag on every instance
+    /// (association files, console assets).
+    static func sha256(of body: [UInt8]) -> String {
+        let digest = SHA256.hash(data: body)
+        return "\"" + digest.prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + "\""
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import LinkCore
 import Synchronization
 
@@ -11,8 +10,7 @@ final class AssociationFiles: Sendable {
 
         init(_ body: [UInt8]) {
             self.body = body
-            let digest = SHA256.hash(data: body)
-            etag = "\"" + digest.prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + "\""
+            etag = EntityTag.sha256(of: body)
         }
     }
 
