@@ -57,17 +57,23 @@ final class Service: RequestHandler {
     }
 
     func completed(_ summary: RequestSummary) {
-        if let level = accessLogLevel {
-            logger.log(
-                level: level, "request",
-                metadata: [
-                    "request.id": "\(summary.requestID)", "http.method": "\(summary.method)",
-                    "http.endpoint": "\(summary.endpoint)", "http.status": "\(summary.status)",
-                    "duration.us":
-                        "\(summary.duration.components.attoseconds / 1_000_000_000_000 + summary.duration.components.seconds * 1_000_000)",
-                    "answered": "\(summary.answered)",
-                ])
-        }
+        summary.log(to: logger, level: accessLogLevel)
         for observer in observers.withLock({ $0 }) { observer(summary) }
+    }
+}
+
+extension RequestSummary {
+    /// The access-log line of a request (both listeners), at `level`; nothing when `level` is `nil`.
+    func log(to logger: Logger, level: Logger.Level?, listener: String? = nil) {
+        guard let level else { return }
+        var metadata: Logger.Metadata = [
+            "request.id": "\(requestID)", "http.method": "\(method)", "http.endpoint": "\(endpoint)",
+            "http.status": "\(status)",
+            "duration.us":
+                "\(duration.components.attoseconds / 1_000_000_000_000 + duration.components.seconds * 1_000_000)",
+            "answered": "\(answered)",
+        ]
+        if let listener { metadata["listener"] = "\(listener)" }
+        logger.log(level: level, "request", metadata: metadata)
     }
 }

@@ -122,24 +122,18 @@ final class LinksService: RequestHandler {
         return host
     }
 
+    /// Every click answer's headers: never cached, never indexed (API.md §7).
+    static let clickHeaders = [("Cache-Control", "no-store"), ("X-Robots-Tag", "noindex")]
+
     private func page(_ status: Int, _ html: String, headers: [(String, String)] = []) -> Response {
         Response(
             status: status,
-            headers: [
-                ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
-                ("X-Robots-Tag", "noindex"),
-            ] + headers, body: Array(html.utf8))
+            headers: [("Content-Type", "text/html; charset=utf-8")] + LinksService.clickHeaders + headers,
+            body: Array(html.utf8))
     }
 
     func completed(_ summary: RequestSummary) {
-        if let level = accessLogLevel {
-            logger.log(
-                level: level, "request",
-                metadata: [
-                    "request.id": "\(summary.requestID)", "http.method": "\(summary.method)",
-                    "http.endpoint": "\(summary.endpoint)", "http.status": "\(summary.status)", "listener": "links",
-                ])
-        }
+        summary.log(to: logger, level: accessLogLevel, listener: "links")
         for observer in observers.withLock({ $0 }) { observer(summary) }
     }
 }
@@ -175,7 +169,7 @@ extension LinksService {
             logger.error("click failed", metadata: ["request.id": "\(request.id)", "error": "\(error)"])
             return HTTPError.response(for: HTTPError.internalError)
         }
-        let common = [("Cache-Control", "no-store"), ("X-Robots-Tag", "noindex")]
+        let common = LinksService.clickHeaders
         if json {
             return .json(decision.json(includingResolution: auth.allowsRead(request)), headers: common)
         }
