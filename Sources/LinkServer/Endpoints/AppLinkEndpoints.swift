@@ -79,8 +79,9 @@ extension LinkEngine {
             kind: .notFound, status: 200, target: nil, platform: platform.rawValue, bot: nil, resolution: resolution,
             clicked: clicked)
         if let clicked, let resolution {
-            if try isExpired(clicked, countingClick: true, now: now) {
-                let target = clicked.link?.expiredURL?.render(params: resolution.params, location: resolution.location)
+            let counted = try clicksCounted(clicked, counting: true, now: now)
+            if let link = clicked.link, ClickDecider.isExpired(link, at: now, clicksCounted: counted) {
+                let target = link.expiredURL?.render(params: resolution.params, location: resolution.location)
                 answer = OpenAnswer(decision: "expired", target: target, resolution: resolution)
                 decision.kind = .expired
                 decision.target = target

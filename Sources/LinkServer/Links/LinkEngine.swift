@@ -31,20 +31,12 @@ final class LinkEngine: Sendable {
     /// person click, runs the pure ``ClickDecider``, keeps the token it used, and records the click.
     func decide(_ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64) throws -> ClickDecision {
         let resolver = routes.resolver
-        var clicksCounted: Int?
         let needsCheck = ClickDecider.needsPlatformCheck(facts, lsp: lsp)
-        let match = needsCheck ? nil : resolver.match(facts.location)
-        if let match, let link = resolver.table.routes[match.index].link, let limit = link.maxClicks,
-            !link.isOutsideWindow(at: now)
-        {
-            let pattern = resolver.table.routes[match.index].pattern.description
-            if counted && facts.bot == nil {
-                clicksCounted = try store.countLimitedClick(pattern: pattern, limit: limit) ? limit - 1 : limit
-            } else {
-                clicksCounted = try store.limitedClicks(pattern: pattern)
-            }
+        let route = needsCheck ? nil : resolver.match(facts.location).map { resolver.table.routes[$0.index] }
+        let clicksCounted = try route.flatMap { (route) throws in
+            try self.clicksCounted(route, counting: counted && facts.bot == nil, now: now)
         }
-        let clicked: Route?? = needsCheck ? nil : .some(match.map { resolver.table.routes[$0.index] })
+        let clicked: Route?? = needsCheck ? nil : .some(route)
         let decision = decider.decide(
             .init(
                 facts: facts, lsp: lsp, now: now, counted: counted, clicksCounted: clicksCounted, clicked: clicked,
@@ -52,16 +44,12 @@ final class LinkEngine: Sendable {
             resolver: resolver)
         metrics?.recordLinkDecision(decision.kind.rawValue, platform: facts.bot?.rawValue ?? decision.platform)
         guard decision.kind != .platformCheck else { return decision }
+        var facts = facts
+        facts.platform = ClickDecider.platform(facts, lsp: lsp)
         if decision.tokenUsed, let token = decision.token, let resolution = decision.resolution {
-            var facts = facts
-            facts.platform = ClickDecider.platform(facts, lsp: lsp)
             try keepToken(token, resolution, facts: facts, now: now)
         }
-        if counted {
-            var facts = facts
-            facts.platform = ClickDecider.platform(facts, lsp: lsp)
-            record(decision, facts: facts, kind: facts.bot == nil ? .click : .bot, now: now)
-        }
+        if counted { record(decision, facts: facts, kind: facts.bot == nil ? .click : .bot, now: now) }
         return decision
     }
 
@@ -69,15 +57,15 @@ final class LinkEngine: Sendable {
         metrics?.recordLinkDecision(decision, platform: platform)
     }
 
-    /// Whether `route`'s link is outside its window or past `maxClicks`; with `countingClick`, a click within the
-    /// limit is counted atomically in the store first (app opens).
-    func isExpired(_ route: Route, countingClick: Bool, now: Int64) throws -> Bool {
-        guard let link = route.link else { return false }
-        if link.isOutsideWindow(at: now) { return true }
-        guard let limit = link.maxClicks else { return false }
+    /// The person clicks counted towards `route`'s `maxClicks`, for ``ClickDecider/isExpired(_:at:clicksCounted:)``;
+    /// `nil` when it has no limit or is outside its window (nothing is counted then). With `counting`, this click is
+    /// counted atomically in the store first: within the limit that gives `limit - 1` (room for this one), past
+    /// it `limit`.
+    func clicksCounted(_ route: Route, counting: Bool, now: Int64) throws -> Int? {
+        guard let link = route.link, let limit = link.maxClicks, !link.isOutsideWindow(at: now) else { return nil }
         let pattern = route.pattern.description
-        if countingClick { return try !store.countLimitedClick(pattern: pattern, limit: limit) }
-        return try store.limitedClicks(pattern: pattern) >= limit
+        if counting { return try store.countLimitedClick(pattern: pattern, limit: limit) ? limit - 1 : limit }
+        return try store.limitedClicks(pattern: pattern)
     }
 
     /// Keeps a deferred-link token (API.md §9) in the store before the answer leaves.
