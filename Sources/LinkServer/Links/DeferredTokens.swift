@@ -1,3 +1,5 @@
+import Foundation
+
 /// Deferred-link tokens (API.md §9): 144 random bits from the system's secure generator (`getrandom`), URL-safe
 /// base64 without padding (24 characters).
 enum DeferredTokens {
@@ -16,18 +18,10 @@ enum DeferredTokens {
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    /// URL-safe base64 without padding.
+    /// URL-safe base64 without padding (RFC 4648 §5): Foundation's base64 with its two symbols swapped.
     static func base64URL(_ bytes: [UInt8]) -> String {
-        var output: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            let chunk = Array(bytes[index..<min(index + 3, bytes.count)])
-            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * UInt32($1.offset)) }
-            for position in 0..<(chunk.count + 1) {
-                output.append(alphabet[Int((value >> (18 - 6 * UInt32(position))) & 63)])
-            }
-            index += 3
-        }
-        return String(decoding: output, as: UTF8.self)
+        var text = Data(bytes).base64EncodedString()
+        while text.last == "=" { text.removeLast() }
+        return String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
     }
 }

@@ -178,9 +178,10 @@ final class Daemon: @unchecked Sendable {
         let id = requestID(from: headers["x-request-id"])
         var request = Request(method: String(cString: method), target: state.rawTarget, headers: headers, id: id)
         if settings.readsClientAddress {
-            var buffer = [CChar](repeating: 0, count: 64)
-            if cmhd_client_address(connection, &buffer, 64) == 1 {
-                request.clientAddress = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+                if cmhd_client_address(connection, buffer.baseAddress!, 64) == 1 {
+                    request.clientAddress = String(cString: buffer.baseAddress!)
+                }
             }
         }
         state.request = request
