@@ -66,22 +66,26 @@ final class Application: Sendable {
             reserveSeqBlock: { [store] limit in
                 try store.reserveBlock(Application.seqReservationKey, after: limit, count: EventBus.seqBlock)
             })
-        pollTimer = DeadlineTimer(bus: bus)
+        let hub: any EventHub
+        let shared = try (store as? PostgresStore).map { try SharedEventHub(types: bus, store: $0, logger: logger) }
+        sharedHub = shared
+        hub = shared ?? LocalEventHub(types: bus)
+        pollTimer = DeadlineTimer(hub: hub)
         let auth = TokenCheck(adminToken: config.adminToken, readToken: config.readToken)
         events = EventEndpoints(
-            bus: bus, store: store, timer: pollTimer,
+            hub: hub, store: store, timer: pollTimer,
             locations: LocationParser(hosts: config.linkHosts.map(HostAllowList.init)), auth: auth)
         endpoints += events.endpoints
         resources = try ResourceState(store: store, hosts: config.linkHosts.map(HostAllowList.init))
         endpoints += ResourceEndpoints(state: resources).endpoints
-        slots = try SlotBoard(store: store, bus: bus, onChange: { [metrics] change in metrics.recordPresent(change) })
+        slots = try SlotBoard(store: store, hub: hub, onChange: { [metrics] change in metrics.recordPresent(change) })
         endpoints += SlotEndpoints(board: slots).endpoints
-        clicks = ClickLedger(store: store, logger: logger)
+        clicks = ClickLedger(store: store, logger: logger, limit: config.links.bufferedClicks)
         endpoints += StatsEndpoints(ledger: clicks, routes: routes).endpoints
         endpoints += QREndpoints(linkHost: QRRequest.linkHost(from: config.linkHosts)).endpoints
         links = LinkEngine(
-            settings: config.links, routes: routes, store: store, clicks: clicks, bus: bus, logger: logger,
-            metrics: metrics)
+            settings: config.links, routes: routes, store: store, clicks: clicks, hub: hub, logger: logger,
+            metrics: metrics, storeReachable: { following.withLock { $0 }?.isReachable ?? true })
         let appEndpoints = AppLinkEndpoints(engine: links, auth: auth).endpoints
         endpoints += appEndpoints
         endpoints +=
@@ -116,8 +120,8 @@ final class Application: Sendable {
         daemon = Daemon(settings: config.server, handler: service)
         service.observe { [metrics] in metrics.record($0) }
         metrics.gauge("linkserver_routes") { [routes] in routes.count }
-        metrics.gauge("linkserver_subscriptions_open") { [bus] in bus.subscriptionCount }
-        metrics.gauge("linkserver_polls_waiting") { [bus] in bus.waitingCount }
+        metrics.gauge("linkserver_subscriptions_open") { [hub] in hub.subscriptionCount }
+        metrics.gauge("linkserver_polls_waiting") { [hub] in hub.waitingCount }
         metrics.gauge("linkserver_resources") { [resources] in resources.snapshot.count }
         metrics.gauge("linkserver_slots") { [slots] in slots.count }
         readinessFlag = readiness
@@ -125,20 +129,32 @@ final class Application: Sendable {
             let follower = StoreFollower(
                 store: store, logger: logger, baseline: baseline,
                 refreshers: [
-                    (.routes, { [routes] in try routes.refresh() }),
-                    (.resources, { [resources] in try resources.refresh() }),
-                    (.eventTypes, { [events] in try events.refreshTypes() }),
-                    (.slots, { [slots] in try slots.refresh() }),
+                    (.routes, { [routes] _ in try routes.refresh() }),
+                    (.resources, { [resources] _ in try resources.refresh() }),
+                    (.eventTypes, { [events] _ in try events.refreshTypes() }),
+                    (.slots, { [slots] _ in try slots.refresh() }),
+                    (.events, { seq in shared?.eventsCommitted(through: seq) }),
+                    (.subscriptions, { _ in try shared?.refreshCount() }),
                 ])
             following.withLock { $0 = follower }
             self.follower = follower
+            if case .postgres(let location) = config.storage {
+                listener = try PostgresListener(location: location, logger: logger)
+            } else {
+                listener = nil
+            }
         } else {
             follower = nil
+            listener = nil
         }
     }
 
     /// Follows the changes other instances make to a shared store; `nil` with the embedded one.
     private let follower: StoreFollower?
+    /// Wakes the follower and the shared hub when another instance commits (`LISTEN`); `nil` with the embedded store.
+    private let listener: PostgresListener?
+    /// The event bus kept in the shared store; `nil` with the embedded one.
+    private let sharedHub: SharedEventHub?
 
     /// The embedded SQLite database, or the shared PostgreSQL one (API.md §12).
     private static func openStore(_ config: Config, logger: Logger) throws -> any Store {
@@ -165,6 +181,24 @@ final class Application: Sendable {
         tokenPurge.start()
         // Catch up with the shared store (once, synchronously) before /readyz can answer 200.
         follower?.start()
+        if let listener, let follower {
+            // After every (re)connect, re-read what a notification may have announced meanwhile.
+            listener.start(
+                connected: { [sharedHub] in
+                    follower.pollSoon()
+                    sharedHub?.catchUp()
+                },
+                notified: { [sharedHub] payload in
+                    if payload.hasPrefix("poll:") {
+                        let parts = payload.split(separator: ":")
+                        if parts.count == 3, let generation = Int(parts[2]) {
+                            sharedHub?.release(String(parts[1]), before: generation)
+                        }
+                    } else {
+                        follower.pollSoon()
+                    }
+                })
+        }
         try daemon.start()
         let host = config.server.host.contains(":") ? "[\(config.server.host)]" : config.server.host
         logger.info("listening on http://\(host):\(daemon.port)")
@@ -188,6 +222,7 @@ final class Application: Sendable {
         linksDaemon?.stop()
         daemon.stop()
         tokenPurge.stop()
+        listener?.stop()
         follower?.stop()
         pollTimer.stop()
         slots.stop()

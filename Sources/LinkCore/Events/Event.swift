@@ -56,6 +56,12 @@ public struct EmitResult: Sendable, Hashable {
     /// The matched event types, best first, by name or by pattern when unnamed.
     public var matched: [String]
 
+    public init(seq: Int, delivered: Int, matched: [String]) {
+        self.seq = seq
+        self.delivered = delivered
+        self.matched = matched
+    }
+
     public func json() -> JSONValue {
         ["seq": .int(seq), "delivered": .int(delivered), "matched": .array(matched.map(JSONValue.string))]
     }

@@ -151,6 +151,37 @@ public final class EventBus: Sendable {
         }
     }
 
+    /// Resolves subscription entries to their types, registering new patterns and binding new names (for a
+    /// subscription kept elsewhere, API.md §12). Call with the change already persisted.
+    public func resolveTypes(_ requests: [EventTypeRequest]) throws(LinkError) -> [EventType] {
+        guard !requests.isEmpty else {
+            throw LinkError(.invalidRequest, "'events' must list at least one event type")
+        }
+        try checkSize(requests)
+        return try state.withLock { (state) throws(LinkError) -> [EventType] in
+            let (catalog, indices, _) = try state.catalog.resolving(requests)
+            try checkTypeCount(catalog)
+            state.catalog = catalog
+            var seen: Set<Int> = []
+            return indices.filter { seen.insert($0).inserted }.compactMap { catalog.type(at: $0) }
+        }
+    }
+
+    /// The types matching `location`, best first by the precedence of API.md §2, with the parameters each
+    /// extracts; `no_match` when none does.
+    public func matching(_ location: Location) throws(LinkError) -> [(type: EventType, parameters: PathParameters)] {
+        let catalog = state.withLock { $0.catalog }
+        let matches = catalog.matches(location.segments).compactMap { match in
+            catalog.type(at: match.index).map { (type: $0, parameters: match.parameters) }
+        }
+        guard !matches.isEmpty else {
+            throw LinkError(
+                .noMatch, "No event type matches \(location.path)", details: ["location": .string(location.description)]
+            )
+        }
+        return matches
+    }
+
     private static func lookUp(_ catalog: EventTypeCatalog, name: String?, pattern: Pattern?) throws(LinkError) -> (
         index: Int, type: EventType
     ) {
@@ -420,7 +451,7 @@ public final class EventBus: Sendable {
     }
 
     /// 128 random bits from the system's cryptographic generator, as 32 hex digits.
-    static func newID() -> String {
+    public static func newID() -> String {
         var generator = SystemRandomNumberGenerator()
         return hex(generator.next()) + hex(generator.next())
     }

@@ -21,12 +21,13 @@ public struct ClickDecider: Sendable {
         public var clicksCounted: Int?
         /// The route the location matches, when the caller already looked it up (`.some(nil)`: none).
         public var clicked: Route??
-        /// Makes a fresh deferred-link token, called only when the decision sends a person to the app's store.
-        public var token: @Sendable () -> String
+        /// Makes a fresh deferred-link token, called only when the decision sends a person to the app's store;
+        /// `nil` when none can be kept now (the shared store is unreachable, API.md §12).
+        public var token: @Sendable () -> String?
 
         public init(
             facts: ClickFacts, lsp: String?, now: Int64, counted: Bool, clicksCounted: Int? = nil,
-            clicked: Route?? = nil, token: @escaping @Sendable () -> String
+            clicked: Route?? = nil, token: @escaping @Sendable () -> String?
         ) {
             self.clicked = clicked
             self.facts = facts
@@ -90,16 +91,16 @@ public struct ClickDecider: Sendable {
             decision.kind = .landing
             decision.status = 200
             decision.target = target
-            decision.tokenUsed = input.counted
             decision.token = input.counted ? input.token() : nil
+            decision.tokenUsed = decision.token != nil
             decision.page = landingPage(
                 link, resolution: resolution, facts: facts, store: target, token: decision.token)
             return decision
         }
         if person, platform == .android, let android = settings.android, isPlayStore(target, android) {
             if input.counted {
-                decision.tokenUsed = true
                 let token = input.token()
+                decision.tokenUsed = token != nil
                 decision.token = token
                 target = PlayReferrer.adding(token: token, link: facts.linkAsClicked, to: target)
             }

@@ -13,6 +13,9 @@ public struct LinksSettings: Sendable {
     public var deferredTTL = 86_400
     /// Requests a minute one client address may make to the app endpoints on the links listener.
     public var appRateLimit = 30
+    /// Clicks whose counts are kept in memory while a shared store is unreachable (API.md §12); beyond, the
+    /// oldest are dropped.
+    public var bufferedClicks = 100_000
     public var siteName: String?
     public var preview = Preview()
     public var faviconURL: String?

@@ -1,10 +1,11 @@
 /// Store-URL surgery for deferred deep links (API.md §9).
 public enum PlayReferrer {
-    /// `storeURL` with `linkserver_token` and `linkserver_link` added to the items of its `referrer` value.
+    /// `storeURL` with `linkserver_token` (when there is one) and `linkserver_link` added to the items of its
+    /// `referrer` value.
     ///
     /// The existing `referrer` (if any) is decoded once, the two items are appended, and the result is
     /// form-encoded and set in the old one's place (else appended last). Other items stay as they were.
-    public static func adding(token: String, link: String, to storeURL: String) -> String {
+    public static func adding(token: String?, link: String, to storeURL: String) -> String {
         let fragmentStart = storeURL.firstIndex(of: "#") ?? storeURL.endIndex
         let beforeFragment = storeURL[..<fragmentStart]
         guard let mark = beforeFragment.firstIndex(of: "?") else {
@@ -23,10 +24,10 @@ public enum PlayReferrer {
         return String(beforeFragment[...mark]) + items.joined(separator: "&") + storeURL[fragmentStart...]
     }
 
-    private static func referrer(_ old: String, token: String, link: String) -> String {
+    private static func referrer(_ old: String, token: String?, link: String) -> String {
         var inner = old.isEmpty ? "" : old + "&"
-        inner += "linkserver_token=" + URLEncoding.component(token)
-        inner += "&linkserver_link=" + URLEncoding.component(link)
+        if let token { inner += "linkserver_token=" + URLEncoding.component(token) + "&" }
+        inner += "linkserver_link=" + URLEncoding.component(link)
         return URLEncoding.component(inner)
     }
 

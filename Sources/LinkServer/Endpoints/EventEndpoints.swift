@@ -7,7 +7,9 @@ final class EventEndpoints: Sendable {
     static let maxWaitSeconds = 60
     static let defaultWaitSeconds = 25
 
-    let bus: EventBus
+    let hub: any EventHub
+    /// The event types and the matcher.
+    var bus: EventBus { hub.types }
     private let store: any Store
     private let timer: DeadlineTimer
     private let locations: LocationParser
@@ -17,8 +19,8 @@ final class EventEndpoints: Sendable {
     /// Set at shutdown: polls answer at once instead of suspending.
     private let closing = Atomic<Bool>(false)
 
-    init(bus: EventBus, store: any Store, timer: DeadlineTimer, locations: LocationParser, auth: TokenCheck) {
-        self.bus = bus
+    init(hub: any EventHub, store: any Store, timer: DeadlineTimer, locations: LocationParser, auth: TokenCheck) {
+        self.hub = hub
         self.store = store
         self.timer = timer
         self.locations = locations
@@ -32,7 +34,7 @@ final class EventEndpoints: Sendable {
                 try poll(request, id: parameters["id"] ?? "")
             },
             Endpoint("DELETE", "/v1/events/subscriptions/{id}", .read) { [self] _, parameters in
-                try bus.cancel(parameters["id"] ?? "")
+                try hub.cancel(parameters["id"] ?? "")
                 return .now(.noContent)
             },
             Endpoint("POST", "/v1/events/emit", .write) { [self] request, _ in try emit(request) },
@@ -55,7 +57,7 @@ final class EventEndpoints: Sendable {
     /// Stops suspending polls and answers every waiting one (at shutdown, before the daemon stops).
     func close() {
         closing.store(true, ordering: .releasing)
-        bus.releaseAll()
+        hub.releaseAll()
     }
 
     /// Brings the bus's event types in line with the store, after another instance registered, named or removed
@@ -89,7 +91,7 @@ final class EventEndpoints: Sendable {
         let ttl = try body.int("ttl", in: EventBus.Limits.ttlRange) ?? EventBus.Limits.defaultTTL
         let subscribed: (id: String, cursor: Int)
         if try bus.plannedTypeChanges(requests).isEmpty {
-            subscribed = try bus.subscribe(requests, ttl: .seconds(ttl), now: .now)
+            subscribed = try hub.subscribe(requests, ttl: .seconds(ttl))
         } else {
             // Registering a type or binding a name is a write (API.md §5): without the admin token (when one is
             // set) a subscription may use existing types only, and nothing is registered.
@@ -97,7 +99,7 @@ final class EventEndpoints: Sendable {
             subscribed = try typeWrites.withLock { _ in
                 let changes = try bus.plannedTypeChanges(requests)
                 try store.saveEventTypes(changes)
-                return try bus.subscribe(requests, ttl: .seconds(ttl), now: .now)
+                return try hub.subscribe(requests, ttl: .seconds(ttl))
             }
         }
         return .now(
@@ -149,21 +151,24 @@ final class EventEndpoints: Sendable {
             }
         }
         // Answer at once when something is queued (or no wait was asked for, or the service is stopping).
-        guard case .ready(let immediate) = try bus.poll(id, after: after, wait: .zero, now: .now, complete: { _ in })
-        else { return .now(HTTPError.response(for: HTTPError.internalError)) }
-        if !immediate.events.isEmpty || immediate.missed > 0 || wait == 0 || closing.load(ordering: .acquiring) {
-            return .now(.json(immediate.json()))
+        let immediate = try hub.poll(id, after: after, wait: .zero, complete: { _ in }) ?? .null
+        let queued = immediate["events"]?.arrayValue?.isEmpty == false || immediate["missed"] != .int(0)
+        if queued || wait == 0 || closing.load(ordering: .acquiring) {
+            return .now(.json(immediate))
         }
         // Otherwise suspend the connection; an emit, the deadline, a newer poll or a cancel answers it.
-        return .later { [bus, timer, after, wait] pending in
+        return .later { [hub, timer, after, wait] pending in
             do {
                 let deadline = ContinuousClock.now + .seconds(wait)
-                let outcome = try bus.poll(id, after: after, wait: .seconds(wait), now: .now) { result in
-                    pending.complete(.json(result.json()))
-                }
-                switch outcome {
-                case .ready(let result): pending.complete(.json(result.json()))
-                case .waiting: timer.schedule(deadline)
+                if let ready = try hub.poll(
+                    id, after: after, wait: .seconds(wait),
+                    complete: { body in
+                        pending.complete(.json(body))
+                    })
+                {
+                    pending.complete(.json(ready))
+                } else {
+                    timer.schedule(deadline)
                 }
             } catch let error as LinkError {
                 pending.complete(HTTPError.response(for: error))
@@ -183,12 +188,12 @@ final class EventEndpoints: Sendable {
             guard !body.has("params"), !body.has("query") else {
                 throw LinkError(.invalidRequest, "'params' and 'query' go with 'name', not with 'loc'")
             }
-            result = try bus.emit(try locations.parse(loc), extra: extra, time: time)
+            result = try hub.emit(try locations.parse(loc), extra: extra, time: time)
         case (nil, let name?):
             try NamedLocation.checkSpacing(name, field: "name")
             let params = OrderedDictionary(try body.stringMap("params"), uniquingKeysWith: { _, last in last })
             let query = try body.stringMap("query").map { QueryItem($0.0, $0.1) }
-            result = try bus.emit(name: name, params: params, query: query, extra: extra, time: time)
+            result = try hub.emit(name: name, params: params, query: query, extra: extra, time: time)
         default:
             throw LinkError(.invalidRequest, "Give exactly one of 'loc' and 'name'")
         }

@@ -8,21 +8,24 @@ final class LinkEngine: Sendable {
     let routes: RouteRegistry
     let store: any Store
     let clicks: ClickLedger
-    let bus: EventBus
+    let hub: any EventHub
     let logger: Logger
     let decider: ClickDecider
     private let metrics: ServiceMetrics?
+    /// Whether the store can be written now (a shared store that stopped answering cannot, API.md §12).
+    private let storeReachable: @Sendable () -> Bool
 
     init(
-        settings: LinksSettings, routes: RouteRegistry, store: any Store, clicks: ClickLedger, bus: EventBus,
-        logger: Logger, metrics: ServiceMetrics? = nil
+        settings: LinksSettings, routes: RouteRegistry, store: any Store, clicks: ClickLedger, hub: any EventHub,
+        logger: Logger, metrics: ServiceMetrics? = nil, storeReachable: @escaping @Sendable () -> Bool = { true }
     ) {
+        self.storeReachable = storeReachable
         self.metrics = metrics
         self.settings = settings
         self.routes = routes
         self.store = store
         self.clicks = clicks
-        self.bus = bus
+        self.hub = hub
         self.logger = logger
         decider = ClickDecider(settings: settings)
     }
@@ -37,18 +40,27 @@ final class LinkEngine: Sendable {
             try self.clicksCounted(route, counting: counted && facts.bot == nil, now: now)
         }
         let clicked: Route?? = needsCheck ? nil : .some(route)
-        let decision = decider.decide(
-            .init(
-                facts: facts, lsp: lsp, now: now, counted: counted, clicksCounted: clicksCounted, clicked: clicked,
-                token: DeferredTokens.newToken),
-            resolver: resolver)
-        metrics?.recordLinkDecision(decision.kind.rawValue, platform: facts.bot?.rawValue ?? decision.platform)
-        guard decision.kind != .platformCheck else { return decision }
+        let reachable = storeReachable()
+        let input = ClickDecider.Input(
+            facts: facts, lsp: lsp, now: now, counted: counted, clicksCounted: clicksCounted, clicked: clicked,
+            token: reachable ? DeferredTokens.newToken : { nil })
+        var decision = decider.decide(input, resolver: resolver)
         var facts = facts
         facts.platform = ClickDecider.platform(facts, lsp: lsp)
-        if decision.tokenUsed, let token = decision.token, let resolution = decision.resolution {
-            try keepToken(token, resolution, facts: facts, now: now)
+        if decision.kind != .platformCheck, decision.tokenUsed, let token = decision.token,
+            let resolution = decision.resolution
+        {
+            do {
+                try keepToken(token, resolution, facts: facts, now: now)
+            } catch let error as LinkError where error.code == .unavailable {
+                // The shared store is unreachable: answer without a token rather than not at all (API.md §12).
+                var withoutToken = input
+                withoutToken.token = { nil }
+                decision = decider.decide(withoutToken, resolver: resolver)
+            }
         }
+        metrics?.recordLinkDecision(decision.kind.rawValue, platform: facts.bot?.rawValue ?? decision.platform)
+        guard decision.kind != .platformCheck else { return decision }
         if counted { record(decision, facts: facts, kind: facts.bot == nil ? .click : .bot, now: now) }
         return decision
     }
@@ -64,8 +76,15 @@ final class LinkEngine: Sendable {
     func clicksCounted(_ route: Route, counting: Bool, now: Int64) throws -> Int? {
         guard let link = route.link, let limit = link.maxClicks, !link.isOutsideWindow(at: now) else { return nil }
         let pattern = route.pattern.description
-        if counting { return try store.countLimitedClick(pattern: pattern, limit: limit) ? limit - 1 : limit }
-        return try store.limitedClicks(pattern: pattern)
+        // While the shared store is unreachable nothing can be counted exactly: the route answers as expired
+        // until it is back (API.md §12).
+        guard storeReachable() else { return limit }
+        do {
+            if counting { return try store.countLimitedClick(pattern: pattern, limit: limit) ? limit - 1 : limit }
+            return try store.limitedClicks(pattern: pattern)
+        } catch let error as LinkError where error.code == .unavailable {
+            return limit
+        }
     }
 
     /// Keeps a deferred-link token (API.md §9) in the store before the answer leaves.
@@ -94,14 +113,14 @@ final class LinkEngine: Sendable {
                 ClickKey(day: day, pattern: pattern, platform: facts.platform.rawValue, kind: kind), name: route?.name)
         }
         // An event nobody can receive is not built (its `seq` is not needed: gaps are allowed).
-        guard bus.subscriptionCount > 0 else { return }
+        guard hub.hasSubscriptions else { return }
         let extra: JSONValue = [
             "platform": .string(facts.platform.rawValue), "bot": facts.bot.map { .string($0.rawValue) } ?? .bool(false),
             "location": .string(facts.location.description), "target": decision.target.map(JSONValue.string) ?? .null,
             "decision": .string(decisionName ?? decision.kind.rawValue), "via": .string(facts.via),
         ]
         let name = route.map { $0.name ?? $0.pattern.description } ?? "-"
-        _ = try? bus.emit(
+        _ = try? hub.emit(
             Location(segments: ["links", "clicks", name], query: Query([])), extra: extra,
             time: UTCCalendar.rfc3339(milliseconds: now))
     }

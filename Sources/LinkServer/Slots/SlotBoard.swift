@@ -25,7 +25,7 @@ final class SlotBoard: Sendable {
     /// Serialises compute → commit → publish.
     private let writes = Mutex(())
     private let store: any Store
-    private let bus: EventBus
+    private let hub: any EventHub
     private let clock: @Sendable () -> Int64
     private let onChange: @Sendable (SlotRule.Change) -> Void
     private let timer = Mutex<DeadlineTimer?>(nil)
@@ -33,13 +33,13 @@ final class SlotBoard: Sendable {
     /// Loads the slots; call ``start()`` to empty those that expired while the service was down and to run the
     /// expiry timer. `onChange` sees every outcome (for metrics).
     init(
-        store: any Store, bus: EventBus, clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
+        store: any Store, hub: any EventHub, clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
         onChange: @escaping @Sendable (SlotRule.Change) -> Void = { _ in }
     ) throws {
         let slots = try store.loadSlots()
         state = Mutex(State(slots: slots, expiries: Heap(slots.map { Expiry(at: $0.value.expires, slot: $0.key) })))
         self.store = store
-        self.bus = bus
+        self.hub = hub
         self.clock = clock
         self.onChange = onChange
     }
@@ -79,9 +79,28 @@ final class SlotBoard: Sendable {
         }
     }
 
+    /// Runs a change of `slot`; when another instance changed the slot first (API.md §12), re-reads it and runs the
+    /// change again on what it shows now, so presents into one slot are serialised across instances.
+    private func serialised(_ slot: String, _ change: () throws -> SlotRule.Change) throws -> SlotRule.Change {
+        try writes.withLock { _ in
+            for _ in 0..<7 {
+                do {
+                    return try change()
+                } catch is StoreConflict {
+                    let stored = try store.loadSlots()[slot]
+                    state.withLock { state in
+                        state.slots[slot] = stored
+                        if let stored { state.expiries.insert(Expiry(at: stored.expires, slot: slot)) }
+                    }
+                }
+            }
+            return try change()
+        }
+    }
+
     /// Offers a presentation to `slot`.
     func present(_ slot: String, id: String, priority: Int, payload: JSONValue, ttl: Int) throws -> SlotRule.Change {
-        try writes.withLock { _ in
+        try serialised(slot) {
             let now = clock()
             let current = try live(slot, now: now)
             let offered = Presentation(
@@ -97,7 +116,7 @@ final class SlotBoard: Sendable {
 
     /// Dismisses `id` from `slot` when it is the one showing.
     func dismiss(_ slot: String, id: String) throws -> SlotRule.Change {
-        try writes.withLock { _ in
+        try serialised(slot) {
             let current = try live(slot, now: clock())
             let change = SlotRule.dismiss(id, from: current)
             try apply(change, to: slot, before: current)
@@ -138,7 +157,7 @@ final class SlotBoard: Sendable {
         defer { onChange(change) }
         guard let reason = change.reason else { return }
         let after = change.current(before: before)
-        try store.saveSlot(slot, after)
+        try store.saveSlot(slot, after, replacing: before)
         state.withLock { state in
             state.slots[slot] = after
             if let after { state.expiries.insert(Expiry(at: after.expires, slot: slot)) }
@@ -146,7 +165,7 @@ final class SlotBoard: Sendable {
         let extra: JSONValue = [
             "current": after?.json() ?? .null, "replaced": change.ended?.json() ?? .null, "reason": .string(reason),
         ]
-        _ = try? bus.emit(
+        _ = try? hub.emit(
             Location(segments: ["slots", slot], query: Query([])), extra: extra, time: WallClock.rfc3339Now())
     }
 }

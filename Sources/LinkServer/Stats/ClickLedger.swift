@@ -1,5 +1,6 @@
 import LinkCore
 import Logging
+import OrderedCollections
 import Synchronization
 
 /// Click statistics, counted in memory and written in batches off the request path (API.md §8).
@@ -8,8 +9,17 @@ import Synchronization
 /// store once a second in one transaction, and ``stop()`` writes what is left, so a clean shutdown loses nothing
 /// and a crash at most the last second. Reads sum the stored rows and the counters not yet written.
 final class ClickLedger: Sendable {
-    /// Counters not yet written, with the route name last seen for each.
-    private let pending = Mutex<[ClickKey: (name: String?, count: Int)]>([:])
+    /// Counters not yet written, with the route name last seen for each, oldest key first, and their total.
+    struct Pending {
+        var counters: OrderedDictionary<ClickKey, (name: String?, count: Int)> = [:]
+        var total = 0
+        /// Clicks dropped since the last report.
+        var dropped = 0
+    }
+
+    private let pending = Mutex(Pending())
+    /// At most this many clicks wait in memory (API.md §12 `links.bufferedClicks`); beyond, the oldest are dropped.
+    private let limit: Int
     /// Held while a batch moves from memory to the store, so a read never sees it in neither place.
     private let moving = Mutex(())
     private let store: any Store
@@ -17,17 +27,15 @@ final class ClickLedger: Sendable {
     private let timer = Mutex<DeadlineTimer?>(nil)
     static let interval = Duration.seconds(1)
 
-    init(store: any Store, logger: Logger) {
+    init(store: any Store, logger: Logger, limit: Int = 100_000) {
         self.store = store
         self.logger = logger
+        self.limit = limit
     }
 
     /// Counts one request.
     func record(_ key: ClickKey, name: String?) {
-        pending.withLock { pending in
-            let entry = pending[key]
-            pending[key] = (name ?? entry?.name, (entry?.count ?? 0) + 1)
-        }
+        pending.withLock { pending in pending.add(key, name: name, count: 1, limit: limit) }
     }
 
     /// Starts the writer.
@@ -49,9 +57,14 @@ final class ClickLedger: Sendable {
     /// Writes the pending counters in one transaction; on failure they stay pending for the next try.
     func flush() {
         moving.withLock { _ in
-            let batch = pending.withLock { pending in
-                defer { pending.removeAll(keepingCapacity: true) }
-                return pending
+            let (batch, dropped) = pending.withLock { pending in
+                defer { pending = Pending() }
+                return (pending.counters, pending.dropped)
+            }
+            if dropped > 0 {
+                logger.error(
+                    "click statistics buffer full; oldest clicks dropped",
+                    metadata: ["dropped": "\(dropped)", "links.bufferedClicks": "\(limit)"])
             }
             guard !batch.isEmpty else { return }
             do {
@@ -59,11 +72,16 @@ final class ClickLedger: Sendable {
                     batch.map { ClickCount(key: $0.key, name: $0.value.name, count: $0.value.count) })
             } catch {
                 logger.error("click statistics write failed; kept for the next try", metadata: ["error": "\(error)"])
+                // Back in front of what came meanwhile: they are the oldest.
                 pending.withLock { pending in
-                    for (key, value) in batch {
-                        let entry = pending[key]
-                        pending[key] = (entry?.name ?? value.name, (entry?.count ?? 0) + value.count)
+                    var merged = Pending()
+                    for (key, value) in batch { merged.add(key, name: value.name, count: value.count, limit: .max) }
+                    for (key, value) in pending.counters {
+                        merged.add(key, name: value.name, count: value.count, limit: .max)
                     }
+                    merged.dropped = pending.dropped
+                    merged.trim(to: limit)
+                    pending = merged
                 }
             }
         }
@@ -73,10 +91,34 @@ final class ClickLedger: Sendable {
     func counts(in range: DayRange) throws -> [ClickCount] {
         try moving.withLock { _ in
             var counts = try store.loadClickCounts(from: range.from, to: range.to)
-            for (key, value) in pending.withLock({ $0 }) where range.contains(key.day) {
+            for (key, value) in pending.withLock({ $0.counters }) where range.contains(key.day) {
                 counts.append(ClickCount(key: key, name: value.name, count: value.count))
             }
             return counts
+        }
+    }
+}
+
+extension ClickLedger.Pending {
+    /// Adds `count` clicks of `key`, then drops the oldest beyond `limit`.
+    mutating func add(_ key: ClickKey, name: String?, count: Int, limit: Int) {
+        let entry = counters[key]
+        counters[key] = (name ?? entry?.name, (entry?.count ?? 0) + count)
+        total += count
+        trim(to: limit)
+    }
+
+    /// Drops the oldest clicks until at most `limit` are kept.
+    mutating func trim(to limit: Int) {
+        while total > limit, let first = counters.elements.first {
+            let excess = min(total - limit, first.value.count)
+            dropped += excess
+            total -= excess
+            if excess == first.value.count {
+                counters.removeFirst()
+            } else {
+                counters.values[0].count -= excess
+            }
         }
     }
 }

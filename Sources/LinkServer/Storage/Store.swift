@@ -66,6 +66,12 @@ protocol Store: Sendable {
     /// Raises the counter `key` of `meta` to `max(stored, after) + count` in one atomic step and answers it: a
     /// block of numbers no other caller (in any instance) is given.
     func reserveBlock(_ key: String, after: Int, count: Int) throws -> Int
+    /// Drops the connections to a shared store and connects afresh (the follower calls it while the store is
+    /// unreachable, so reconnection never waits longer than its own backoff).
+    func reconnect()
+    /// Sets what a slot shows when it still shows `previous` (compared by `id` and `since`); throws
+    /// ``StoreConflict`` when another instance changed the slot first.
+    func saveSlot(_ name: String, _ presentation: Presentation?, replacing previous: Presentation?) throws
 }
 
 extension Store {
@@ -76,6 +82,12 @@ extension Store {
     func replaceRouteTrees(_ trees: [JSONValue], ifRevision revision: Int) throws -> Int {
         try replaceRouteTrees(trees)
         return revision
+    }
+
+    func reconnect() {}
+
+    func saveSlot(_ name: String, _ presentation: Presentation?, replacing previous: Presentation?) throws {
+        try saveSlot(name, presentation)
     }
 
     func reserveBlock(_ key: String, after: Int, count: Int) throws -> Int {
@@ -91,6 +103,10 @@ enum SharedTable: String, CaseIterable, Sendable {
     case resources
     case eventTypes = "event_types"
     case slots
+    /// The event log: its revision is the last `seq` committed (API.md §12: allocated under a lock, in commit order).
+    case events
+    /// Shared subscriptions: raised when one is opened or closed.
+    case subscriptions
 }
 
 /// A conditional write found that another instance changed the data first: reload, then compute again.

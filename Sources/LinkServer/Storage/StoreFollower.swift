@@ -16,17 +16,22 @@ final class StoreFollower: Sendable {
 
     private let store: any Store
     private let logger: Logger
-    private let refreshers: [(SharedTable, @Sendable () throws -> Void)]
+    private let refreshers: [(SharedTable, @Sendable (Int) throws -> Void)]
     private let seen: Mutex<[SharedTable: Int]>
     private let timer = Mutex<DeadlineTimer?>(nil)
     /// When the store last answered a poll.
     private let lastReached = Mutex(ContinuousClock.now)
     private let failing = Atomic<Bool>(false)
+    /// When the store was last reached or its connections last renewed, while it is unreachable.
+    private let lastRenewal = Mutex(ContinuousClock.now)
+    /// While the store is unreachable its connections are renewed this often (API.md §12: at most 5 s between
+    /// tries).
+    static let renewInterval = Duration.seconds(4)
 
     /// `baseline`: the revisions read before the holders loaded their state.
     init(
         store: any Store, logger: Logger, baseline: [SharedTable: Int],
-        refreshers: [(SharedTable, @Sendable () throws -> Void)]
+        refreshers: [(SharedTable, @Sendable (Int) throws -> Void)]
     ) {
         self.store = store
         self.logger = logger
@@ -54,6 +59,11 @@ final class StoreFollower: Sendable {
         timer.withLock { $0 }?.stop()
     }
 
+    /// Polls now rather than at the next tick (a notification announced a change).
+    func pollSoon() {
+        timer.withLock { $0 }?.schedule(.now)
+    }
+
     /// Reads the revisions and refreshes every table that moved.
     func poll() {
         let revisions: [SharedTable: Int]
@@ -63,14 +73,21 @@ final class StoreFollower: Sendable {
             if !failing.exchange(true, ordering: .relaxed) {
                 logger.error("shared store unreachable; serving the last state", metadata: ["error": "\(error)"])
             }
+            let renew = lastRenewal.withLock { last in
+                guard ContinuousClock.now - last >= StoreFollower.renewInterval else { return false }
+                last = .now
+                return true
+            }
+            if renew { store.reconnect() }
             return
         }
         lastReached.withLock { $0 = .now }
+        lastRenewal.withLock { $0 = .now }
         if failing.exchange(false, ordering: .relaxed) { logger.notice("shared store reachable again") }
         let known = seen.withLock { $0 }
         for (table, refresh) in refreshers where revisions[table] != known[table] {
             do {
-                try refresh()
+                try refresh(revisions[table] ?? 0)
                 seen.withLock { $0[table] = revisions[table] }
             } catch {
                 logger.error(

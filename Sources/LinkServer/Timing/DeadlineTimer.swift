@@ -26,12 +26,9 @@ final class DeadlineTimer: Sendable {
         self.fire = fire
     }
 
-    /// The timer of the event bus: answers elapsed polls and expires idle subscriptions.
-    convenience init(bus: EventBus) {
-        self.init(name: "linkserver-poll-timer") { now in
-            bus.expire(now: now)
-            return bus.nextDeadline
-        }
+    /// The timer of the event hub: answers elapsed polls and expires idle subscriptions.
+    convenience init(hub: any EventHub) {
+        self.init(name: "linkserver-poll-timer") { now in hub.expire(now: now) }
     }
 
     /// Starts the timer thread.

@@ -190,4 +190,27 @@ import Testing
         #expect(page.contains(#"href="myapp://gated""#))
         #expect(page.contains(#"href="https://apps.apple.com/app/id123456789""#))
     }
+
+    @Test func withoutATokenTheStoreURLStillCarriesTheLink() throws {
+        // A shared store that is unreachable keeps no token (API.md §12): the person still reaches the store, and
+        // the referrer still names the link.
+        let facts = ClickFacts(
+            location: try Location("/users/42"), linkAsClicked: "https://links.example.com/users/42",
+            host: "links.example.com", platform: .android, bot: nil)
+        let decision = ClickDecider(settings: Self.settings()).decide(
+            .init(facts: facts, lsp: nil, now: Self.now, counted: true, token: { nil }), resolver: Self.resolver())
+        #expect(decision.kind == .redirect && !decision.tokenUsed && decision.token == nil)
+        let target = try #require(decision.target)
+        let referrer = try #require(PlayReferrer.queryValue("referrer", in: target))
+        #expect(PlayReferrer.queryValue("linkserver_link", in: "?" + referrer) == "https://links.example.com/users/42")
+        #expect(PlayReferrer.queryValue("linkserver_token", in: "?" + referrer) == nil)
+        let landing = ClickDecider(settings: Self.settings(landing: true)).decide(
+            .init(
+                facts: ClickFacts(
+                    location: try Location("/gated"), linkAsClicked: "https://links.example.com/gated",
+                    host: "links.example.com", platform: .ios, bot: nil), lsp: nil, now: Self.now, counted: true,
+                token: { nil }), resolver: Self.resolver())
+        #expect(landing.kind == .landing && !landing.tokenUsed)
+        #expect(try #require(landing.page).contains(#""https://links.example.com/gated""#))
+    }
 }

@@ -8,195 +8,198 @@ import Testing
     import Glibc
 #endif
 
-/// Several real LinkServer processes on one PostgreSQL database behave as one service (API.md §12).
-@Suite(PostgresTestDatabase.enabled, .serialized) struct MultiInstanceTests {
-    static let windows =
-        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
-    static let android =
-        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36"
+extension PostgresSuites {
+    /// Several real LinkServer processes on one PostgreSQL database behave as one service (API.md §12).
+    @Suite struct MultiInstanceTests {
+        static let windows =
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
+        static let android =
+            "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36"
 
-    /// A config file with the links settings the click tests need.
-    static func configFile() throws -> String {
-        let path = TestServer.temporaryDirectory() + "/linkserver.json"
-        let text = #"""
-            {"links": {"hosts": ["links.example.com"], "webURL": "https://www.example.com{location}",
-              "apps": {"android": {"package": "com.example.app",
-                "sha256CertFingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"],
-                "storeURL": "https://play.google.com/store/apps/details?id=com.example.app"}}}}
-            """#
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+        /// A config file with the links settings the click tests need.
+        static func configFile() throws -> String {
+            let path = TestServer.temporaryDirectory() + "/linkserver.json"
+            let text = #"""
+                {"links": {"hosts": ["links.example.com"], "webURL": "https://www.example.com{location}",
+                  "apps": {"android": {"package": "com.example.app",
+                    "sha256CertFingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"],
+                    "storeURL": "https://play.google.com/store/apps/details?id=com.example.app"}}}}
+                """#
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
 
-    /// Starts one instance on `url`; answers it once it listens.
-    static func instance(_ url: String, config: String) throws -> ServerProcess {
-        let server = try ServerProcess(arguments: [
-            "--host", "127.0.0.1", "--port", "0", "--links-port", "0", "--storage-url", url, "--routes",
-            "/nonexistent.json", "--data-dir", TestServer.temporaryDirectory(), "--config", config,
-        ])
-        try server.waitUntilListening()
-        _ = waitUntil(timeout: .seconds(10)) { server.linksPort != 0 }
-        return server
-    }
+        /// Starts one instance on `url`; answers it once it listens.
+        static func instance(_ url: String, config: String) throws -> ServerProcess {
+            let server = try ServerProcess(arguments: [
+                "--host", "127.0.0.1", "--port", "0", "--links-port", "0", "--storage-url", url, "--routes",
+                "/nonexistent.json", "--data-dir", TestServer.temporaryDirectory(), "--config", config,
+            ])
+            try server.waitUntilListening()
+            _ = waitUntil(timeout: .seconds(10)) { server.linksPort != 0 }
+            return server
+        }
 
-    @Test func aRouteWrittenOnAResolvesOnBWithinOneSecond() throws {
-        let url = try PostgresTestDatabase.create()
-        let config = try Self.configFile()
-        let a = try Self.instance(url, config: config)
-        let b = try Self.instance(url, config: config)
-        for index in 0..<5 {
-            let route: JSONValue = ["path": .string("/r\(index)/:id"), "name": .string("r\(index)")]
-            #expect(try HTTPClient(port: a.port).post("/v1/routes", route).status == 201)
-            let written = ContinuousClock.now
-            let seen = waitUntil(timeout: .seconds(1)) {
-                (try? HTTPClient(port: b.port).get("/v1/resolve?url=/r\(index)/7").status) == 200
+        @Test func aRouteWrittenOnAResolvesOnBWithinOneSecond() throws {
+            let url = try PostgresTestDatabase.create()
+            let config = try Self.configFile()
+            let a = try Self.instance(url, config: config)
+            let b = try Self.instance(url, config: config)
+            for index in 0..<5 {
+                let route: JSONValue = ["path": .string("/r\(index)/:id"), "name": .string("r\(index)")]
+                #expect(try HTTPClient(port: a.port).post("/v1/routes", route).status == 201)
+                let written = ContinuousClock.now
+                let seen = waitUntil(timeout: .seconds(1)) {
+                    (try? HTTPClient(port: b.port).get("/v1/resolve?url=/r\(index)/7").status) == 200
+                }
+                #expect(seen, "route \(index) not on B after \(ContinuousClock.now - written)")
             }
-            #expect(seen, "route \(index) not on B after \(ContinuousClock.now - written)")
+            // A write on B builds on A's routes (it never overwrites them from a stale table).
+            #expect(try HTTPClient(port: b.port).post("/v1/routes", ["path": "/fromB"]).status == 201)
+            #expect(
+                waitUntil(timeout: .seconds(1)) {
+                    (try? HTTPClient(port: a.port).get("/v1/routes").json?["routes"]?.arrayValue?.count) == 6
+                })
+            // Resources and event types follow too; If-Match compares with the shared revision.
+            let created = try HTTPClient(port: a.port).post("/v1/resources", ["path": "/flags/:p", "value": 1])
+            #expect(created.status == 201)
+            #expect(
+                waitUntil(timeout: .seconds(1)) {
+                    (try? HTTPClient(port: b.port).get("/v1/resources?loc=/flags/ios").json?["value"]) == 1
+                })
+            let patched = try HTTPClient(port: b.port).request(
+                "PATCH", "/v1/resources", json: ["path": "/flags/:p", "value": 2, "ifRevision": 1])
+            #expect(patched.status == 200)
+            let stale = try HTTPClient(port: a.port).request(
+                "PATCH", "/v1/resources", json: ["path": "/flags/:p", "value": 3, "ifRevision": 1])
+            #expect(stale.errorCode == "revision_mismatch")
+            #expect(
+                try HTTPClient(port: a.port).post("/v1/events", ["path": "/seek/:p", "name": "seek"]).status == 201)
+            #expect(
+                waitUntil(timeout: .seconds(1)) {
+                    (try? HTTPClient(port: b.port).get("/v1/events").text.contains("/seek/:p")) == true
+                })
         }
-        // A write on B builds on A's routes (it never overwrites them from a stale table).
-        #expect(try HTTPClient(port: b.port).post("/v1/routes", ["path": "/fromB"]).status == 201)
-        #expect(
-            waitUntil(timeout: .seconds(1)) {
-                (try? HTTPClient(port: a.port).get("/v1/routes").json?["routes"]?.arrayValue?.count) == 6
-            })
-        // Resources and event types follow too; If-Match compares with the shared revision.
-        let created = try HTTPClient(port: a.port).post("/v1/resources", ["path": "/flags/:p", "value": 1])
-        #expect(created.status == 201)
-        #expect(
-            waitUntil(timeout: .seconds(1)) {
-                (try? HTTPClient(port: b.port).get("/v1/resources?loc=/flags/ios").json?["value"]) == 1
-            })
-        let patched = try HTTPClient(port: b.port).request(
-            "PATCH", "/v1/resources", json: ["path": "/flags/:p", "value": 2, "ifRevision": 1])
-        #expect(patched.status == 200)
-        let stale = try HTTPClient(port: a.port).request(
-            "PATCH", "/v1/resources", json: ["path": "/flags/:p", "value": 3, "ifRevision": 1])
-        #expect(stale.errorCode == "revision_mismatch")
-        #expect(try HTTPClient(port: a.port).post("/v1/events", ["path": "/seek/:p", "name": "seek"]).status == 201)
-        #expect(
-            waitUntil(timeout: .seconds(1)) {
-                (try? HTTPClient(port: b.port).get("/v1/events").text.contains("/seek/:p")) == true
-            })
-    }
 
-    @Test func maxClicksHoldsExactlyAcrossTwoInstances() throws {
-        let url = try PostgresTestDatabase.create()
-        let config = try Self.configFile()
-        let instances = [try Self.instance(url, config: config), try Self.instance(url, config: config)]
-        let route: JSONValue = [
-            "path": "/promo/:code", "link": ["maxClicks": 60, "expiredURL": "https://x.test/gone"],
-        ]
-        #expect(try HTTPClient(port: instances[0].port).post("/v1/routes", route).status == 201)
-        #expect(
-            waitUntil(timeout: .seconds(1)) {
-                (try? HTTPClient(port: instances[1].port).get("/v1/resolve?url=/promo/a").status) == 200
-            })
-        let redirected = Atomic<Int>(0)
-        let expired = Atomic<Int>(0)
-        let ports = instances.map(\.linksPort)
-        DispatchQueue.concurrentPerform(iterations: 12) { index in
-            let client = HTTPClient(port: ports[index % 2])
-            for _ in 0..<25 {
-                let location =
-                    (try? client.get(
-                        "/promo/x", headers: ["Host": "links.example.com", "User-Agent": Self.windows]))?.header(
-                        "location")
-                if location == "https://www.example.com/promo/x" { redirected.add(1, ordering: .relaxed) }
-                if location == "https://x.test/gone" { expired.add(1, ordering: .relaxed) }
-            }
-        }
-        #expect(redirected.load(ordering: .relaxed) == 60)
-        #expect(expired.load(ordering: .relaxed) == 240)
-    }
-
-    @Test func aTokenIsClaimedOnceAcrossInstances() throws {
-        let url = try PostgresTestDatabase.create()
-        let config = try Self.configFile()
-        let instances = [try Self.instance(url, config: config), try Self.instance(url, config: config)]
-        #expect(try HTTPClient(port: instances[0].port).post("/v1/routes", ["path": "/users/:id"]).status == 201)
-        #expect(
-            waitUntil(timeout: .seconds(1)) {
-                (try? HTTPClient(port: instances[1].port).get("/v1/resolve?url=/users/1").status) == 200
-            })
-        let click = try HTTPClient(port: instances[1].linksPort).get(
-            "/users/42", headers: ["Host": "links.example.com", "User-Agent": Self.android])
-        let referrer = try #require(PlayReferrer.queryValue("referrer", in: click.header("location") ?? ""))
-        let token = try #require(PlayReferrer.queryValue("linkserver_token", in: "?" + referrer))
-        let statuses = Mutex<[Int]>([])
-        let ports = instances.map(\.port)
-        DispatchQueue.concurrentPerform(iterations: 30) { index in
-            let reply = try? HTTPClient(port: ports[index % 2]).post(
-                "/v1/deferred/claim", ["token": .string(token), "installId": .string("install-\(index)")])
-            statuses.withLock { $0.append(reply?.status ?? 0) }
-        }
-        #expect(statuses.withLock { $0.filter { $0 == 200 }.count } == 1)
-        #expect(statuses.withLock { $0.filter { $0 == 404 }.count } == 29)
-    }
-
-    @Test func kill9OfOneInstanceLosesNothingItAcknowledged() throws {
-        let url = try PostgresTestDatabase.create()
-        let config = try Self.configFile()
-        let a = try Self.instance(url, config: config)
-        let b = try Self.instance(url, config: config)
-        let acknowledged = Mutex<[String]>([])
-        let port = a.port
-        let writers = DispatchGroup()
-        for writer in 0..<4 {
-            DispatchQueue.global().async(group: writers) {
-                for index in 0..<200 {
-                    let path = "/w\(writer)/n\(index)"
-                    guard let reply = try? HTTPClient(port: port).post("/v1/routes", ["path": .string(path)]),
-                        reply.status == 201
-                    else { return }
-                    acknowledged.withLock { $0.append(path) }
+        @Test func maxClicksHoldsExactlyAcrossTwoInstances() throws {
+            let url = try PostgresTestDatabase.create()
+            let config = try Self.configFile()
+            let instances = [try Self.instance(url, config: config), try Self.instance(url, config: config)]
+            let route: JSONValue = [
+                "path": "/promo/:code", "link": ["maxClicks": 60, "expiredURL": "https://x.test/gone"],
+            ]
+            #expect(try HTTPClient(port: instances[0].port).post("/v1/routes", route).status == 201)
+            #expect(
+                waitUntil(timeout: .seconds(1)) {
+                    (try? HTTPClient(port: instances[1].port).get("/v1/resolve?url=/promo/a").status) == 200
+                })
+            let redirected = Atomic<Int>(0)
+            let expired = Atomic<Int>(0)
+            let ports = instances.map(\.linksPort)
+            DispatchQueue.concurrentPerform(iterations: 12) { index in
+                let client = HTTPClient(port: ports[index % 2])
+                for _ in 0..<25 {
+                    let location =
+                        (try? client.get(
+                            "/promo/x", headers: ["Host": "links.example.com", "User-Agent": Self.windows]))?.header(
+                            "location")
+                    if location == "https://www.example.com/promo/x" { redirected.add(1, ordering: .relaxed) }
+                    if location == "https://x.test/gone" { expired.add(1, ordering: .relaxed) }
                 }
             }
+            #expect(redirected.load(ordering: .relaxed) == 60)
+            #expect(expired.load(ordering: .relaxed) == 240)
         }
-        _ = waitUntil(timeout: .seconds(30)) { acknowledged.withLock { $0.count } >= 40 }
-        a.signal(SIGKILL)
-        _ = try a.waitForExit()
-        #expect(writers.wait(timeout: .now() + 30) == .success)
-        let written = acknowledged.withLock { $0 }
-        #expect(written.count >= 40)
-        // B keeps serving, and holds every acknowledged route within a second.
-        #expect(
-            waitUntil(timeout: .seconds(2)) {
-                let listed = (try? HTTPClient(port: b.port).get("/v1/routes").json?["routes"]?.arrayValue) ?? []
-                let patterns = Set(listed.compactMap { $0["pattern"]?.stringValue })
-                return written.allSatisfy(patterns.contains)
-            })
-        // A restarted instance has them all before it listens (it catches up before /readyz turns 200).
-        let restarted = try Self.instance(url, config: config)
-        let listed = try HTTPClient(port: restarted.port).get("/v1/routes").json?["routes"]?.arrayValue ?? []
-        let patterns = Set(listed.compactMap { $0["pattern"]?.stringValue })
-        #expect(written.allSatisfy(patterns.contains))
-        #expect(try HTTPClient(port: restarted.port).get("/readyz").status == 200)
-    }
 
-    @Test func anUnreachableDatabaseStopsTheStartWithExitCode2() throws {
-        // A port nothing listens on: bind one, note it, close it.
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(probe, pointer, length)
-                return getsockname(probe, pointer, &length)
+        @Test func aTokenIsClaimedOnceAcrossInstances() throws {
+            let url = try PostgresTestDatabase.create()
+            let config = try Self.configFile()
+            let instances = [try Self.instance(url, config: config), try Self.instance(url, config: config)]
+            #expect(try HTTPClient(port: instances[0].port).post("/v1/routes", ["path": "/users/:id"]).status == 201)
+            #expect(
+                waitUntil(timeout: .seconds(1)) {
+                    (try? HTTPClient(port: instances[1].port).get("/v1/resolve?url=/users/1").status) == 200
+                })
+            let click = try HTTPClient(port: instances[1].linksPort).get(
+                "/users/42", headers: ["Host": "links.example.com", "User-Agent": Self.android])
+            let referrer = try #require(PlayReferrer.queryValue("referrer", in: click.header("location") ?? ""))
+            let token = try #require(PlayReferrer.queryValue("linkserver_token", in: "?" + referrer))
+            let statuses = Mutex<[Int]>([])
+            let ports = instances.map(\.port)
+            DispatchQueue.concurrentPerform(iterations: 30) { index in
+                let reply = try? HTTPClient(port: ports[index % 2]).post(
+                    "/v1/deferred/claim", ["token": .string(token), "installId": .string("install-\(index)")])
+                statuses.withLock { $0.append(reply?.status ?? 0) }
             }
+            #expect(statuses.withLock { $0.filter { $0 == 200 }.count } == 1)
+            #expect(statuses.withLock { $0.filter { $0 == 404 }.count } == 29)
         }
-        let port = UInt16(bigEndian: address.sin_port)
-        close(probe)
-        let server = try ServerProcess(arguments: [
-            "--port", "0", "--storage-url", "postgres://app:hunter2secret@127.0.0.1:\(port)/links", "--routes",
-            "/nonexistent.json",
-        ])
-        #expect(try server.waitForExit() == 2)
-        let log = server.log
-        #expect(log.contains("unreachable"))
-        #expect(log.contains("postgres://app:***@127.0.0.1:\(port)/links"))
-        #expect(!log.contains("hunter2secret"))
-        #expect(log.split(separator: "\n").count == 1, "one message: \(log)")
+
+        @Test func kill9OfOneInstanceLosesNothingItAcknowledged() throws {
+            let url = try PostgresTestDatabase.create()
+            let config = try Self.configFile()
+            let a = try Self.instance(url, config: config)
+            let b = try Self.instance(url, config: config)
+            let acknowledged = Mutex<[String]>([])
+            let port = a.port
+            let writers = DispatchGroup()
+            for writer in 0..<4 {
+                DispatchQueue.global().async(group: writers) {
+                    for index in 0..<200 {
+                        let path = "/w\(writer)/n\(index)"
+                        guard let reply = try? HTTPClient(port: port).post("/v1/routes", ["path": .string(path)]),
+                            reply.status == 201
+                        else { return }
+                        acknowledged.withLock { $0.append(path) }
+                    }
+                }
+            }
+            _ = waitUntil(timeout: .seconds(30)) { acknowledged.withLock { $0.count } >= 40 }
+            a.signal(SIGKILL)
+            _ = try a.waitForExit()
+            #expect(writers.wait(timeout: .now() + 30) == .success)
+            let written = acknowledged.withLock { $0 }
+            #expect(written.count >= 40)
+            // B keeps serving, and holds every acknowledged route within a second.
+            #expect(
+                waitUntil(timeout: .seconds(2)) {
+                    let listed = (try? HTTPClient(port: b.port).get("/v1/routes").json?["routes"]?.arrayValue) ?? []
+                    let patterns = Set(listed.compactMap { $0["pattern"]?.stringValue })
+                    return written.allSatisfy(patterns.contains)
+                })
+            // A restarted instance has them all before it listens (it catches up before /readyz turns 200).
+            let restarted = try Self.instance(url, config: config)
+            let listed = try HTTPClient(port: restarted.port).get("/v1/routes").json?["routes"]?.arrayValue ?? []
+            let patterns = Set(listed.compactMap { $0["pattern"]?.stringValue })
+            #expect(written.allSatisfy(patterns.contains))
+            #expect(try HTTPClient(port: restarted.port).get("/readyz").status == 200)
+        }
+
+        @Test func anUnreachableDatabaseStopsTheStartWithExitCode2() throws {
+            // A port nothing listens on: bind one, note it, close it.
+            let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                    bind(probe, pointer, length)
+                    return getsockname(probe, pointer, &length)
+                }
+            }
+            let port = UInt16(bigEndian: address.sin_port)
+            close(probe)
+            let server = try ServerProcess(arguments: [
+                "--port", "0", "--storage-url", "postgres://app:hunter2secret@127.0.0.1:\(port)/links", "--routes",
+                "/nonexistent.json",
+            ])
+            #expect(try server.waitForExit() == 2)
+            let log = server.log
+            #expect(log.contains("unreachable"))
+            #expect(log.contains("postgres://app:***@127.0.0.1:\(port)/links"))
+            #expect(!log.contains("hunter2secret"))
+            #expect(log.split(separator: "\n").count == 1, "one message: \(log)")
+        }
     }
 }

@@ -7,122 +7,130 @@ import Testing
 
 @testable import LinkServer
 
-/// ``PostgresStore`` against a real PostgreSQL (`scripts/with-postgres`): two store objects on one database stand
-/// for two instances.
-///
-/// The store's synchronous calls park their thread while PostgresNIO works on the Swift concurrency pool, so they
-/// must never run on that pool (as in the service, where MHD and timer threads call them): each test runs its body
-/// on a thread of its own (``onThread(_:)``).
-@Suite(PostgresTestDatabase.enabled) struct PostgresStoreTests {
-    /// Runs `body` on a new thread and waits for it without holding a thread of the concurrency pool.
-    static func onThread(_ body: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            Thread {
-                do {
-                    try body()
-                    continuation.resume()
-                } catch {
-                    continuation.resume(throwing: error)
+extension PostgresSuites {
+    /// ``PostgresStore`` against a real PostgreSQL (`scripts/with-postgres`): two store objects on one database stand
+    /// for two instances.
+    ///
+    /// The store's synchronous calls park their thread while PostgresNIO works on the Swift concurrency pool, so they
+    /// must never run on that pool (as in the service, where MHD and timer threads call them): each test runs its body
+    /// on a thread of its own (``onThread(_:)``).
+    @Suite struct PostgresStoreTests {
+        /// Runs `body` on a new thread and waits for it without holding a thread of the concurrency pool.
+        static func onThread(_ body: @escaping @Sendable () throws -> Void) async throws {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                Thread {
+                    do {
+                        try body()
+                        continuation.resume()
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
+                }.start()
+            }
+        }
+
+        static func open(_ url: String) throws -> PostgresStore {
+            guard case .postgres(let location) = try StorageURL(parsing: url) else {
+                throw PostgresTestDatabase.Missing()
+            }
+            return try PostgresStore(location: location, logger: Logger(label: "test"))
+        }
+
+        @Test func migratesOnceAndKeepsWhatWasWritten() async throws {
+            try await Self.onThread {
+                let url = try PostgresTestDatabase.create()
+                let first = try Self.open(url)
+                #expect(try first.appliedMigrations() == PostgresSchema.migrations.map(\.version))
+                let revision = try first.replaceRouteTrees([["path": "/a", "name": "a"]], ifRevision: 0)
+                #expect(revision == 1)
+                try first.setMeta("k", "v")
+                try first.close()
+                let second = try Self.open(url)
+                defer { try? second.close() }
+                #expect(try second.migrate().isEmpty)
+                #expect(try second.loadRouteTrees() == [["path": "/a", "name": "a"]])
+                #expect(try second.revisions()[.routes] == 1)
+                #expect(try second.meta("k") == "v")
+            }
+        }
+
+        @Test func aRouteWriteFromAStaleRevisionConflicts() async throws {
+            try await Self.onThread {
+                let url = try PostgresTestDatabase.create()
+                let a = try Self.open(url)
+                let b = try Self.open(url)
+                defer {
+                    try? a.close()
+                    try? b.close()
                 }
-            }.start()
-        }
-    }
-
-    static func open(_ url: String) throws -> PostgresStore {
-        guard case .postgres(let location) = try StorageURL(parsing: url) else { throw PostgresTestDatabase.Missing() }
-        return try PostgresStore(location: location, logger: Logger(label: "test"))
-    }
-
-    @Test func migratesOnceAndKeepsWhatWasWritten() async throws {
-        try await Self.onThread {
-            let url = try PostgresTestDatabase.create()
-            let first = try Self.open(url)
-            #expect(try first.appliedMigrations() == PostgresSchema.migrations.map(\.version))
-            let revision = try first.replaceRouteTrees([["path": "/a", "name": "a"]], ifRevision: 0)
-            #expect(revision == 1)
-            try first.setMeta("k", "v")
-            try first.close()
-            let second = try Self.open(url)
-            defer { try? second.close() }
-            #expect(try second.migrate().isEmpty)
-            #expect(try second.loadRouteTrees() == [["path": "/a", "name": "a"]])
-            #expect(try second.revisions()[.routes] == 1)
-            #expect(try second.meta("k") == "v")
-        }
-    }
-
-    @Test func aRouteWriteFromAStaleRevisionConflicts() async throws {
-        try await Self.onThread {
-            let url = try PostgresTestDatabase.create()
-            let a = try Self.open(url)
-            let b = try Self.open(url)
-            defer {
-                try? a.close()
-                try? b.close()
+                #expect(try a.replaceRouteTrees([["path": "/a"]], ifRevision: 0) == 1)
+                #expect(throws: StoreConflict.self) { try b.replaceRouteTrees([["path": "/b"]], ifRevision: 0) }
+                #expect(try b.replaceRouteTrees([["path": "/a"], ["path": "/b"]], ifRevision: 1) == 2)
+                #expect(try a.loadRouteTrees().count == 2)
             }
-            #expect(try a.replaceRouteTrees([["path": "/a"]], ifRevision: 0) == 1)
-            #expect(throws: StoreConflict.self) { try b.replaceRouteTrees([["path": "/b"]], ifRevision: 0) }
-            #expect(try b.replaceRouteTrees([["path": "/a"], ["path": "/b"]], ifRevision: 1) == 2)
-            #expect(try a.loadRouteTrees().count == 2)
         }
-    }
 
-    @Test func maxClicksTokensAndSeqBlocksHoldAcrossStores() async throws {
-        try await Self.onThread {
-            let url = try PostgresTestDatabase.create()
-            let stores = [try Self.open(url), try Self.open(url)]
-            defer { for store in stores { try? store.close() } }
-            let counted = Atomic<Int>(0)
-            DispatchQueue.concurrentPerform(iterations: 16) { index in
-                for _ in 0..<25 where (try? stores[index % 2].countLimitedClick(pattern: "/p", limit: 150)) == true {
-                    counted.add(1, ordering: .relaxed)
+        @Test func maxClicksTokensAndSeqBlocksHoldAcrossStores() async throws {
+            try await Self.onThread {
+                let url = try PostgresTestDatabase.create()
+                let stores = [try Self.open(url), try Self.open(url)]
+                defer { for store in stores { try? store.close() } }
+                let counted = Atomic<Int>(0)
+                DispatchQueue.concurrentPerform(iterations: 16) { index in
+                    for _ in 0..<25 where (try? stores[index % 2].countLimitedClick(pattern: "/p", limit: 150)) == true
+                    {
+                        counted.add(1, ordering: .relaxed)
+                    }
                 }
-            }
-            #expect(counted.load(ordering: .relaxed) == 150)
-            #expect(try stores[1].limitedClicks(pattern: "/p") == 150)
+                #expect(counted.load(ordering: .relaxed) == 150)
+                #expect(try stores[1].limitedClicks(pattern: "/p") == 150)
 
-            let token = DeferredToken(
-                token: "tok", resolution: ["a": 1], platform: "android", clickedAt: 1, link: "https://l/x",
-                expiresAt: Int64.max / 2)
-            try stores[0].saveDeferredToken(token)
-            let claims = Mutex<[String]>([])
-            DispatchQueue.concurrentPerform(iterations: 20) { index in
-                let claim = try? stores[index % 2].claimDeferredToken(
-                    "tok", installID: "i\(index)", now: 10, repeatWindow: 600_000)
-                if let claim { claims.withLock { $0.append("\(index) \(claim.link)") } }
-            }
-            #expect(claims.withLock { $0.count } == 1)
-            let winner = try #require(claims.withLock { $0.first }?.split(separator: " ").first)
-            #expect(
-                try stores[1].claimDeferredToken("tok", installID: "i\(winner)", now: 20, repeatWindow: 600_000)?.link
-                    == "https://l/x")
-            #expect(try stores[1].claimDeferredToken("tok", installID: "other", now: 20, repeatWindow: 600_000) == nil)
-
-            let blocks = Mutex<[Int]>([])
-            DispatchQueue.concurrentPerform(iterations: 10) { index in
-                if let limit = try? stores[index % 2].reserveBlock("seq", after: 0, count: 1024) {
-                    blocks.withLock { $0.append(limit) }
+                let token = DeferredToken(
+                    token: "tok", resolution: ["a": 1], platform: "android", clickedAt: 1, link: "https://l/x",
+                    expiresAt: Int64.max / 2)
+                try stores[0].saveDeferredToken(token)
+                let claims = Mutex<[String]>([])
+                DispatchQueue.concurrentPerform(iterations: 20) { index in
+                    let claim = try? stores[index % 2].claimDeferredToken(
+                        "tok", installID: "i\(index)", now: 10, repeatWindow: 600_000)
+                    if let claim { claims.withLock { $0.append("\(index) \(claim.link)") } }
                 }
-            }
-            #expect(blocks.withLock { $0.sorted() } == (1...10).map { $0 * 1024 })
-        }
-    }
+                #expect(claims.withLock { $0.count } == 1)
+                let winner = try #require(claims.withLock { $0.first }?.split(separator: " ").first)
+                #expect(
+                    try stores[1].claimDeferredToken("tok", installID: "i\(winner)", now: 20, repeatWindow: 600_000)?
+                        .link
+                        == "https://l/x")
+                #expect(
+                    try stores[1].claimDeferredToken("tok", installID: "other", now: 20, repeatWindow: 600_000) == nil)
 
-    @Test func resourceRevisionsAreCheckedAgainstTheStore() async throws {
-        try await Self.onThread {
-            let url = try PostgresTestDatabase.create()
-            let a = try Self.open(url)
-            let b = try Self.open(url)
-            defer {
-                try? a.close()
-                try? b.close()
+                let blocks = Mutex<[Int]>([])
+                DispatchQueue.concurrentPerform(iterations: 10) { index in
+                    if let limit = try? stores[index % 2].reserveBlock("seq", after: 0, count: 1024) {
+                        blocks.withLock { $0.append(limit) }
+                    }
+                }
+                #expect(blocks.withLock { $0.sorted() } == (1...10).map { $0 * 1024 })
             }
-            let resource = Resource(pattern: try Pattern("/flags/:p"), name: "flags", content: .value(1), revision: 1)
-            try a.saveResourceChange(.created(resource), revision: 1)
-            #expect(throws: StoreConflict.self) { try b.saveResourceChange(.created(resource), revision: 1) }
-            let loaded = try b.loadResources()
-            #expect(loaded.revision == 1)
-            #expect(loaded.resources.map(\.name) == ["flags"])
+        }
+
+        @Test func resourceRevisionsAreCheckedAgainstTheStore() async throws {
+            try await Self.onThread {
+                let url = try PostgresTestDatabase.create()
+                let a = try Self.open(url)
+                let b = try Self.open(url)
+                defer {
+                    try? a.close()
+                    try? b.close()
+                }
+                let resource = Resource(
+                    pattern: try Pattern("/flags/:p"), name: "flags", content: .value(1), revision: 1)
+                try a.saveResourceChange(.created(resource), revision: 1)
+                #expect(throws: StoreConflict.self) { try b.saveResourceChange(.created(resource), revision: 1) }
+                let loaded = try b.loadResources()
+                #expect(loaded.revision == 1)
+                #expect(loaded.resources.map(\.name) == ["flags"])
+            }
         }
     }
 }

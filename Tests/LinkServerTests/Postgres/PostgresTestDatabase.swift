@@ -7,6 +7,9 @@ import Testing
 /// `scripts/test` runs the suite under `scripts/with-postgres` and sets `LINK_TEST_POSTGRES_REQUIRED=1`: there, a
 /// missing URL fails every PostgreSQL test with a message. A bare `swift test` skips them, and the skip names the
 /// reason.
+/// Every suite that uses the test PostgreSQL server, one test at a time: the outage test stops and restarts it.
+@Suite(PostgresTestDatabase.enabled, .serialized) enum PostgresSuites {}
+
 enum PostgresTestDatabase {
     static var url: String? { ProcessInfo.processInfo.environment["LINK_TEST_POSTGRES_URL"] }
     static var required: Bool { ProcessInfo.processInfo.environment["LINK_TEST_POSTGRES_REQUIRED"] == "1" }
@@ -20,6 +23,19 @@ enum PostgresTestDatabase {
         let description =
             "LINK_TEST_POSTGRES_URL is not set although LINK_TEST_POSTGRES_REQUIRED=1: "
             + "run the tests through scripts/with-postgres (scripts/test does)"
+    }
+
+    /// Stops (`stop`) or starts (`start`) the test server, through the script `scripts/with-postgres` leaves.
+    static func control(_ action: String) throws {
+        guard let script = ProcessInfo.processInfo.environment["LINK_TEST_POSTGRES_CONTROL"] else { throw Missing() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = [action]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw HTTPClient.Failure(description: "the test server did not \(action)")
+        }
     }
 
     /// A new empty database for one test; answers its URL.

@@ -6,6 +6,10 @@ enum PostgresSchema {
     /// `pg_advisory_xact_lock` keys ("LS" and a number).
     static let migrationLock = 0x4C53_0001
     static let sequenceLock = 0x4C53_0002
+    /// Serialises emits across instances (API.md §12: `seq` allocated in the storing transaction under a lock).
+    static let emitLock = 0x4C53_0003
+    /// Serialises sweeps of the event log, so an event removed is counted as missed once.
+    static let sweepLock = 0x4C53_0004
 
     /// Migrations by version; a new one is appended, never edited once released.
     static let migrations: [(version: Int, statements: [String])] = [
@@ -45,7 +49,30 @@ enum PostgresSchema {
                 """,
                 "CREATE INDEX deferred_token_expiry ON deferred_token (expires_at)",
             ]
-        )
+        ),
+        (
+            2,
+            [
+                // The shared event bus (API.md §12). The `events` revision is the last `seq`, continuing from the
+                // blocks version 1 handed out; an emit raises it under the row lock, so `seq` order is commit order.
+                """
+                INSERT INTO change_revision (name, revision)
+                SELECT 'events', COALESCE((SELECT value::bigint FROM meta WHERE key = 'events.seqReserved'), 0)
+                """,
+                "INSERT INTO change_revision (name, revision) VALUES ('subscriptions', 0)",
+                // One row per emit: the pattern shapes it matched (best first) and each match's event, without `seq`.
+                "CREATE TABLE event_log (seq bigint PRIMARY KEY, shapes text[] NOT NULL, body text NOT NULL)",
+                // `acked`: events up to it are acknowledged; `dropped`: events removed from the log before this
+                // subscription acknowledged them, all at or below `dropped_through`; `active_until`: the end of its
+                // last poll's wait (ms), so it expires `ttl_ms` after that; `generation`: raised by every poll that
+                // waits, so an older waiting poll on another instance is released.
+                """
+                CREATE TABLE event_subscription (id text PRIMARY KEY, shapes text[] NOT NULL, acked bigint NOT NULL,
+                    cursor bigint NOT NULL, dropped bigint NOT NULL DEFAULT 0, dropped_through bigint NOT NULL DEFAULT 0,
+                    ttl_ms bigint NOT NULL, active_until bigint NOT NULL, generation bigint NOT NULL DEFAULT 0)
+                """,
+            ]
+        ),
     ]
 }
 

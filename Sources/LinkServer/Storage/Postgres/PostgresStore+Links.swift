@@ -48,7 +48,7 @@ extension PostgresStore {
     /// latest row, so exactly `limit` clicks are ever counted.
     func countLimitedClick(pattern: String, limit: Int) throws -> Bool {
         guard limit >= 1 else { return false }
-        return try run { client, logger in
+        return try run(timeout: PostgresStore.clickTimeout) { client, logger in
             try await !client.query(
                 """
                 INSERT INTO link_click_limit (pattern, clicks) VALUES (\(pattern), 1)
@@ -61,7 +61,7 @@ extension PostgresStore {
     }
 
     func limitedClicks(pattern: String) throws -> Int {
-        try run { client, logger in
+        try run(timeout: PostgresStore.clickTimeout) { client, logger in
             try await client.query("SELECT clicks FROM link_click_limit WHERE pattern = \(pattern)", logger: logger)
                 .collectColumn(Int.self).first ?? 0
         }
@@ -69,7 +69,7 @@ extension PostgresStore {
 
     func saveDeferredToken(_ token: DeferredToken) throws {
         let resolution = token.resolution.encodedString()
-        try run { client, logger in
+        try run(timeout: PostgresStore.clickTimeout) { client, logger in
             try await client.query(
                 """
                 INSERT INTO deferred_token (token, resolution, platform, clicked_at, link, expires_at)

@@ -23,8 +23,31 @@ extension PostgresStore {
     }
 
     func saveSlot(_ name: String, _ presentation: Presentation?) throws {
+        try saveSlot(name, presentation, expecting: nil)
+    }
+
+    func saveSlot(_ name: String, _ presentation: Presentation?, replacing previous: Presentation?) throws {
+        try saveSlot(name, presentation, expecting: .some(previous.map { ($0.id, $0.since) }))
+    }
+
+    /// With `expecting`, commits only when the slot still holds that presentation (`id`, `since`; `nil` for empty):
+    /// the slots' revision row is locked first, so presents into one slot are serialised across instances.
+    private func saveSlot(
+        _ name: String, _ presentation: Presentation?, expecting: (id: String, since: Int64)??
+    ) throws {
         let row = presentation.map { ($0.id, $0.priority, $0.payload.encodedString(), $0.since, $0.expires) }
         try transaction { connection, logger in
+            let revision = try await connection.lockRevision(.slots, logger: logger)
+            if let expecting {
+                var stored: (String, Int64)?
+                let rows = try await connection.query(
+                    "SELECT id, since FROM slot WHERE name = \(name)", logger: logger
+                ).decode((String, Int64).self)
+                for try await found in rows { stored = found }
+                guard stored?.0 == expecting?.id, stored?.1 == expecting?.since else {
+                    throw StoreConflict(table: .slots)
+                }
+            }
             if let (id, priority, payload, since, expires) = row {
                 try await connection.query(
                     """
@@ -36,7 +59,7 @@ extension PostgresStore {
             } else {
                 try await connection.query("DELETE FROM slot WHERE name = \(name)", logger: logger)
             }
-            try await connection.bumpRevision(.slots, logger: logger)
+            try await connection.raiseRevision(.slots, to: revision + 1, logger: logger)
             return ()
         }
     }

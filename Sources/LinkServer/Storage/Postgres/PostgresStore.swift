@@ -2,6 +2,7 @@ import LinkCore
 import Logging
 import NIOSSL
 import PostgresNIO
+import Synchronization
 
 /// The shared ``Store`` (API.md §12): one PostgreSQL database that several LinkServer instances use at once.
 ///
@@ -14,11 +15,17 @@ import PostgresNIO
 /// ``timeout``. A lost connection or a timeout is `unavailable` (503); the connection pool reconnects by itself.
 final class PostgresStore: Store {
     let location: PostgresLocation
-    let client: PostgresClient
     let logger: Logger
-    private let runner: Task<Void, Never>
+    /// The connection pool and the task running it; replaced by ``reconnect()`` after an outage.
+    private let pool: Mutex<(client: PostgresClient, runner: Task<Void, Never>)>
+    private let clientConfiguration: PostgresClient.Configuration
+    /// The pool in use.
+    var client: PostgresClient { pool.withLock { $0.client } }
     /// The longest a caller waits for one call.
     static let timeout = Duration.seconds(10)
+    /// The longest a click waits for its `maxClicks` count or its token (then it is answered as if the store were
+    /// down, API.md §12).
+    static let clickTimeout = Duration.seconds(2)
     /// How long the start-up check waits for a connection.
     static let connectTimeout = Duration.seconds(5)
 
@@ -37,16 +44,36 @@ final class PostgresStore: Store {
         configuration.options.minimumConnections = 1
         // The pool's own messages only from errors up: its warning that a lease came a moment before `run()` began
         // is noise here, and a lost connection is reported by ``StoreFollower``.
-        var background = logger
-        background.logLevel = .error
-        client = PostgresClient(configuration: configuration, backgroundLogger: background)
-        runner = Task(executorPreference: AsyncBridge.executor) { [client] in await client.run() }
+        clientConfiguration = configuration
+        pool = Mutex(PostgresStore.startPool(configuration, logger: logger))
         do {
             try migrate()
         } catch {
-            runner.cancel()
+            pool.withLock { $0.runner.cancel() }
             throw error
         }
+    }
+
+    private static func startPool(
+        _ configuration: PostgresClient.Configuration, logger: Logger
+    ) -> (client: PostgresClient, runner: Task<Void, Never>) {
+        var background = logger
+        background.logLevel = .error
+        let client = PostgresClient(configuration: configuration, backgroundLogger: background)
+        let runner = Task(executorPreference: AsyncBridge.executor) { await client.run() }
+        return (client, runner)
+    }
+
+    /// Replaces the connection pool with a fresh one, which connects at once. PostgresNIO's pool backs off up to a
+    /// minute between tries; the follower renews it every few seconds while the database is unreachable, so the
+    /// instance reconnects within 5 s of the database coming back (API.md §12).
+    func reconnect() {
+        let fresh = PostgresStore.startPool(clientConfiguration, logger: logger)
+        let old = pool.withLock { pool in
+            defer { pool = fresh }
+            return pool.runner
+        }
+        old.cancel()
     }
 
     private static func clientTLS(_ mode: PostgresLocation.TLSMode) -> PostgresClient.Configuration.TLS {
@@ -60,16 +87,7 @@ final class PostgresStore: Store {
     /// Opens and closes one connection, so an unreachable database stops the start with one clear message.
     private static func checkReachable(_ location: PostgresLocation, logger: Logger) throws {
         do {
-            let tls: PostgresConnection.Configuration.TLS =
-                switch location.tls {
-                case .disable: .disable
-                case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-                case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-                }
-            var configuration = PostgresConnection.Configuration(
-                host: location.host, port: location.port, username: location.user, password: location.password,
-                database: location.database, tls: tls)
-            configuration.options.connectTimeout = .seconds(Int64(connectTimeout.components.seconds))
+            let configuration = try connectionConfiguration(location)
             try AsyncBridge.wait(timeout: connectTimeout + .seconds(1)) { [configuration] in
                 let connection = try await PostgresConnection.connect(
                     configuration: configuration, id: 0, logger: logger)
@@ -79,6 +97,21 @@ final class PostgresStore: Store {
         } catch {
             throw PostgresStoreError.unreachable(location.description, reason: PostgresStoreError.reason(error))
         }
+    }
+
+    /// The settings of one connection outside the pool (the start-up check, the listening connection).
+    static func connectionConfiguration(_ location: PostgresLocation) throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS =
+            switch location.tls {
+            case .disable: .disable
+            case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+        var configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: tls)
+        configuration.options.connectTimeout = .seconds(Int64(connectTimeout.components.seconds))
+        return configuration
     }
 
     var isShared: Bool { true }
@@ -186,7 +219,8 @@ final class PostgresStore: Store {
     }
 
     func close() throws {
+        let runner = pool.withLock { $0.runner }
         runner.cancel()
-        _ = try? AsyncBridge.wait(timeout: .seconds(5)) { [runner] in await runner.value }
+        _ = try? AsyncBridge.wait(timeout: .seconds(5)) { await runner.value }
     }
 }

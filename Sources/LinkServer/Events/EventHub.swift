@@ -1,0 +1,77 @@
+import LinkCore
+import OrderedCollections
+
+/// Where subscriptions, queued events and waiting polls live (API.md §5): in this process (``EventBus``, with the
+/// embedded store) or in the shared PostgreSQL database (``SharedEventHub``, API.md §12).
+///
+/// Either way the event types, their names and the matching of a location against them come from one
+/// ``EventBus`` (``types``), which the store follower keeps in step with the other instances.
+protocol EventHub: Sendable {
+    /// The event types and the matcher.
+    var types: EventBus { get }
+    /// Opens a subscription to the types `requests` name, registering new ones in ``types`` (persist them first).
+    func subscribe(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int)
+    /// Closes a subscription; a poll waiting on it (on any instance) answers empty.
+    func cancel(_ id: String) throws
+    /// Acknowledges through `after`, then answers at once with the queued events (or when `wait` is zero), else
+    /// calls `complete` within `wait` with the answer's body, and answers `nil`.
+    func poll(
+        _ id: String, after: Int?, wait: Duration, complete: @escaping @Sendable (JSONValue) -> Void
+    ) throws -> JSONValue?
+    /// Delivers an event at `location` to every subscription with a matching type.
+    func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult
+    /// Answers every waiting poll here with an empty result (at shutdown).
+    func releaseAll()
+    /// Answers the polls whose wait elapsed and expires idle subscriptions; answers the next deadline.
+    func expire(now: ContinuousClock.Instant) -> ContinuousClock.Instant?
+    /// Whether any subscription might receive an event (events nobody can receive are not built).
+    var hasSubscriptions: Bool { get }
+    /// Open subscriptions (those this instance knows of).
+    var subscriptionCount: Int { get }
+    /// Polls waiting in this process.
+    var waitingCount: Int { get }
+}
+
+extension EventHub {
+    /// Emits to the location built from the type named `name` with `params` and `query`.
+    func emit(
+        name: String, params: OrderedDictionary<String, String>, query: [QueryItem], extra: JSONValue, time: String
+    ) throws -> EmitResult {
+        let pattern = try types.type(named: name).pattern
+        return try emit(LocationBuilder.location(for: pattern, params: params, query: query), extra: extra, time: time)
+    }
+}
+
+/// The embedded hub: everything in this process's ``EventBus``.
+struct LocalEventHub: EventHub {
+    let types: EventBus
+
+    func subscribe(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int) {
+        try types.subscribe(requests, ttl: ttl, now: .now)
+    }
+
+    func cancel(_ id: String) throws { try types.cancel(id) }
+
+    func poll(
+        _ id: String, after: Int?, wait: Duration, complete: @escaping @Sendable (JSONValue) -> Void
+    ) throws -> JSONValue? {
+        switch try types.poll(id, after: after, wait: wait, now: .now, complete: { complete($0.json()) }) {
+        case .ready(let result): result.json()
+        case .waiting: nil
+        }
+    }
+
+    func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult {
+        try types.emit(location, extra: extra, time: time)
+    }
+
+    func releaseAll() { types.releaseAll() }
+
+    func expire(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        types.expire(now: now)
+        return types.nextDeadline
+    }
+    var hasSubscriptions: Bool { types.subscriptionCount > 0 }
+    var subscriptionCount: Int { types.subscriptionCount }
+    var waitingCount: Int { types.waitingCount }
+}

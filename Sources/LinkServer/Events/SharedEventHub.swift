@@ -1,0 +1,259 @@
+import LinkCore
+import Logging
+import Synchronization
+
+/// The event bus shared by every instance on one PostgreSQL database (API.md §12).
+///
+/// Subscriptions (patterns, cursor, acknowledgements, dropped counts, expiry) and the event log live in the
+/// database, so a subscription made on A can be polled on B, and `seq` is allocated under a lock inside the emit's
+/// transaction (commit order). Only waiting polls live here, as waiters: an emit anywhere raises the `events`
+/// revision, announced by `NOTIFY` and read by the store follower at least every 250 ms; the hub then reads the
+/// new events' pattern shapes once and answers each waiter they concern from the log. A poll on another
+/// instance raises the subscription's generation (announced too), which releases an older waiter here.
+final class SharedEventHub: EventHub {
+    private struct Waiter {
+        let token: UInt64
+        let generation: Int
+        let shapes: Set<String>
+        /// Events up to this `seq` were checked for it.
+        var seenSeq: Int
+        let deadline: ContinuousClock.Instant
+        let after: Int?
+        /// The answer when nothing arrives (or when it is released).
+        let empty: JSONValue
+        let complete: @Sendable (JSONValue) -> Void
+    }
+
+    private struct State {
+        var waiters: [String: Waiter] = [:]
+        var nextToken: UInt64 = 0
+        /// Live subscriptions in the database, as last counted.
+        var subscriptions = 0
+        var lastSweep: ContinuousClock.Instant?
+        /// The last `seq` the follower reported.
+        var knownSeq = 0
+    }
+
+    let types: EventBus
+    private let store: PostgresStore
+    private let logger: Logger
+    private let state = Mutex(State())
+    /// Serialises the wake-up checks (the follower and a new waiter may both run one).
+    private let checking = Mutex(())
+    private let clock: @Sendable () -> Int64
+    /// How often expired subscriptions and acknowledged events are removed.
+    static let sweepInterval = Duration.seconds(5)
+
+    init(
+        types: EventBus, store: PostgresStore, logger: Logger,
+        clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds
+    ) throws {
+        self.types = types
+        self.store = store
+        self.logger = logger
+        self.clock = clock
+        let count = try store.subscriptionCount(now: clock())
+        state.withLock { $0.subscriptions = count }
+    }
+
+    /// Events kept in the log behind the last `seq` for subscriptions that have not acknowledged them.
+    private var retained: Int { max(types.limits.queueLimit * 10, 10_000) }
+
+    func subscribe(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int) {
+        let shapes = try types.resolveTypes(requests).map { $0.pattern.shape() }
+        let id = EventBus.newID()
+        let cursor = try store.createSubscription(
+            id: id, shapes: shapes, ttl: ttl.components.seconds * 1000, now: clock(),
+            limit: types.limits.maxSubscriptions)
+        state.withLock { $0.subscriptions += 1 }
+        return (id, cursor)
+    }
+
+    func cancel(_ id: String) throws {
+        guard try store.deleteSubscription(id: id) else { throw SharedEventHub.notFound(id) }
+        release(id, before: .max)
+    }
+
+    func poll(
+        _ id: String, after: Int?, wait: Duration, complete: @escaping @Sendable (JSONValue) -> Void
+    ) throws -> JSONValue? {
+        let waitMilliseconds = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
+        guard
+            let found = try store.pollSubscription(
+                id: id, after: after, now: clock(), wait: max(0, waitMilliseconds), queueLimit: types.limits.queueLimit,
+                supersedes: true)
+        else { throw SharedEventHub.notFound(id) }
+        // This poll supersedes any waiting one on the same subscription (here; elsewhere by the notification).
+        release(id, before: found.generation)
+        if !found.events.isEmpty || found.missed > 0 || wait <= .zero { return try answer(found) }
+        let known = state.withLock { state in
+            state.nextToken += 1
+            let waiter = Waiter(
+                token: state.nextToken, generation: found.generation, shapes: Set(found.shapes),
+                seenSeq: found.latestSeq, deadline: .now + wait, after: after,
+                empty: SharedEventHub.body(events: [], cursor: found.cursor, missed: 0), complete: complete)
+            state.waiters[id] = waiter
+            return state.knownSeq
+        }
+        // An event committed between the read and now was announced before this waiter existed: check it.
+        if known > found.latestSeq { eventsCommitted(through: known) }
+        return nil
+    }
+
+    func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult {
+        let matches = try types.matching(location)
+        let events = matches.map { match in
+            Event(seq: 0, type: match.type, location: location, parameters: match.parameters, extra: extra, time: time)
+                .json()
+        }
+        let stored = try store.appendEvent(
+            shapes: matches.map { $0.type.pattern.shape() }, body: JSONValue.array(events).encodedString(), now: clock()
+        )
+        return EmitResult(seq: stored.seq, delivered: stored.delivered, matched: matches.map { $0.type.label })
+    }
+
+    func releaseAll() {
+        let waiters = state.withLock { state in
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.complete(waiter.empty) }
+    }
+
+    var hasSubscriptions: Bool { state.withLock { $0.subscriptions > 0 } }
+    var subscriptionCount: Int { state.withLock { $0.subscriptions } }
+    var waitingCount: Int { state.withLock { $0.waiters.count } }
+
+    // MARK: - Wake-ups
+
+    /// The event log reached `latest` (the follower saw the `events` revision move): answers every waiter that a
+    /// new event concerns, from the log.
+    func eventsCommitted(through latest: Int) {
+        checking.withLock { _ in
+            let pending = state.withLock { state in
+                state.knownSeq = max(state.knownSeq, latest)
+                return state.waiters.filter { $0.value.seenSeq < latest }
+            }
+            guard let from = pending.values.map(\.seenSeq).min() else { return }
+            let limit = 10_000
+            let news: [(seq: Int, shapes: [String])]
+            do {
+                news = try store.eventShapes(after: from, through: latest, limit: limit)
+            } catch {
+                logger.warning("reading new events failed", metadata: ["error": "\(error)"])
+                return
+            }
+            // Past the limit, every waiter is checked against the log.
+            let overflow = news.count == limit
+            var due: [(String, Waiter)] = []
+            state.withLock { state in
+                for (id, waiter) in pending {
+                    guard var current = state.waiters[id], current.token == waiter.token else { continue }
+                    let concerned =
+                        overflow
+                        || news.contains { $0.seq > waiter.seenSeq && !current.shapes.isDisjoint(with: $0.shapes) }
+                    if concerned {
+                        state.waiters[id] = nil
+                        due.append((id, waiter))
+                    } else {
+                        current.seenSeq = latest
+                        state.waiters[id] = current
+                    }
+                }
+            }
+            for (id, waiter) in due { answerWoken(id, waiter) }
+        }
+    }
+
+    /// Answers a woken waiter from the log (without acknowledging anything new or superseding other polls).
+    private func answerWoken(_ id: String, _ waiter: Waiter) {
+        do {
+            guard
+                let found = try store.pollSubscription(
+                    id: id, after: waiter.after, now: clock(), wait: 0, queueLimit: types.limits.queueLimit,
+                    supersedes: false)
+            else {
+                waiter.complete(waiter.empty)
+                return
+            }
+            waiter.complete(try answer(found))
+        } catch {
+            logger.warning("answering a woken poll failed", metadata: ["error": "\(error)"])
+            waiter.complete(waiter.empty)
+        }
+    }
+
+    /// Another poll on subscription `id` (here or on another instance) has `generation`: a waiter with an older
+    /// one answers empty.
+    func release(_ id: String, before generation: Int) {
+        let released = state.withLock { state -> Waiter? in
+            guard let waiter = state.waiters[id], waiter.generation < generation else { return nil }
+            state.waiters[id] = nil
+            return waiter
+        }
+        if let released { released.complete(released.empty) }
+    }
+
+    /// After a (re)connect of the listening connection: releases waiters whose subscription was polled elsewhere
+    /// or closed meanwhile (their notification may have been lost). New events are found by the follower's poll.
+    func catchUp() {
+        let ids = state.withLock { Array($0.waiters.keys) }
+        guard let generations = try? store.subscriptionGenerations(ids) else { return }
+        for id in ids { release(id, before: generations[id] ?? .max) }
+    }
+
+    /// The count of live subscriptions moved (another instance opened or closed one).
+    func refreshCount() throws {
+        let count = try store.subscriptionCount(now: clock())
+        state.withLock { $0.subscriptions = count }
+    }
+
+    // MARK: - Time
+
+    /// Answers the waiters whose wait elapsed (empty), and sweeps the shared log now and then. Answers the next
+    /// deadline.
+    func expire(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        let (expired, sweep) = state.withLock { state -> ([Waiter], Bool) in
+            let due = state.waiters.filter { $0.value.deadline <= now }
+            for id in due.keys { state.waiters[id] = nil }
+            let sweep = state.lastSweep.map { now - $0 >= SharedEventHub.sweepInterval } ?? true
+            if sweep { state.lastSweep = now }
+            return (Array(due.values), sweep)
+        }
+        for waiter in expired { waiter.complete(waiter.empty) }
+        if sweep {
+            do {
+                try store.sweepEvents(now: clock(), retain: retained)
+            } catch {
+                logger.warning("event log sweep failed", metadata: ["error": "\(error)"])
+            }
+        }
+        return state.withLock { $0.waiters.values.map(\.deadline).min() }
+    }
+
+    // MARK: - Answers
+
+    private func answer(_ found: SharedPollState) throws -> JSONValue {
+        let subscribed = Set(found.shapes)
+        var events: [JSONValue] = []
+        for stored in found.events {
+            // The subscriber's best-matching type: the first of the emit's matches (best first) it subscribed to.
+            guard let index = stored.shapes.firstIndex(where: subscribed.contains),
+                case .array(let bodies) = try JSONParser.parse(stored.body), index < bodies.count,
+                case .object(var event) = bodies[index]
+            else { continue }
+            event["seq"] = .int(stored.seq)
+            events.append(.object(event))
+        }
+        return SharedEventHub.body(events: events, cursor: found.cursor, missed: found.missed)
+    }
+
+    private static func body(events: [JSONValue], cursor: Int, missed: Int) -> JSONValue {
+        ["events": .array(events), "cursor": .int(cursor), "missed": .int(missed)]
+    }
+
+    static func notFound(_ id: String) -> LinkError {
+        LinkError(
+            .subscriptionNotFound, "No subscription '\(id)' (unknown or expired)", details: ["id": .string(id)])
+    }
+}

@@ -1,0 +1,217 @@
+import LinkCore
+import PostgresNIO
+
+/// A subscription's state as one poll found it in the shared event log (API.md §5, §12).
+struct SharedPollState: Sendable {
+    /// The queued events the answer carries (at most the queue limit, oldest first): `seq`, the pattern shapes the
+    /// emit matched (best first) and their events without `seq`, as stored.
+    var events: [(seq: Int, shapes: [String], body: String)]
+    var cursor: Int
+    var missed: Int
+    /// The subscription's pattern shapes.
+    var shapes: [String]
+    /// The last `seq` committed when the poll read the log: a waiting poll checks events after it.
+    var latestSeq: Int
+    /// The poll's generation: a waiting poll with a smaller one is released.
+    var generation: Int
+}
+
+/// The shared event bus in PostgreSQL (API.md §12): subscriptions, the event log, `seq` in commit order.
+extension PostgresStore {
+    /// Opens a subscription at the current `seq`; `too_many_subscriptions` past `limit` live ones.
+    func createSubscription(id: String, shapes: [String], ttl: Int64, now: Int64, limit: Int) throws -> Int {
+        try transaction { connection, logger in
+            // FOR SHARE: an emit (FOR UPDATE on the same row) commits wholly before or after the subscription.
+            guard
+                let seq = try await connection.query(
+                    "SELECT revision FROM change_revision WHERE name = 'events' FOR SHARE", logger: logger
+                ).collectColumn(Int.self).first
+            else { throw PostgresStoreError.unexpected("no events revision") }
+            let live =
+                try await connection.query(
+                    "SELECT count(*) FROM event_subscription WHERE active_until + ttl_ms >= \(now)", logger: logger
+                ).collectColumn(Int.self).first ?? 0
+            guard live < limit else {
+                throw LinkError(
+                    .tooManySubscriptions, "The subscription limit is reached", details: ["limit": .int(limit)])
+            }
+            try await connection.query(
+                """
+                INSERT INTO event_subscription (id, shapes, acked, cursor, ttl_ms, active_until)
+                VALUES (\(id), \(shapes)::text[], \(seq), \(seq), \(ttl), \(now))
+                """, logger: logger)
+            try await connection.bumpRevision(.subscriptions, logger: logger)
+            return seq
+        }
+    }
+
+    /// Closes a subscription; `false` when there was none. A poll waiting on it anywhere is released.
+    func deleteSubscription(id: String) throws -> Bool {
+        try transaction { connection, logger in
+            let deleted = try await connection.query(
+                "DELETE FROM event_subscription WHERE id = \(id) RETURNING id", logger: logger
+            ).collectColumn(String.self)
+            guard !deleted.isEmpty else { return false }
+            try await connection.bumpRevision(.subscriptions, logger: logger)
+            try await connection.notifyPoll(id, generation: Int.max, logger: logger)
+            return true
+        }
+    }
+
+    /// Acknowledges through `after`, reads the queue and marks the subscription active until `now + wait`;
+    /// `nil` when it does not exist or expired. With `supersedes`, this poll releases any older waiting one.
+    func pollSubscription(
+        id: String, after: Int?, now: Int64, wait: Int64, queueLimit: Int, supersedes: Bool
+    ) throws -> SharedPollState? {
+        try transaction { connection, logger in
+            let rows = try await connection.query(
+                """
+                SELECT shapes, acked, cursor, dropped, dropped_through, ttl_ms, active_until, generation
+                FROM event_subscription WHERE id = \(id) FOR UPDATE
+                """, logger: logger
+            ).decode(([String], Int, Int, Int, Int, Int64, Int64, Int).self)
+            var found: ([String], Int, Int, Int, Int, Int64, Int64, Int)?
+            for try await row in rows { found = row }
+            guard let found else { return nil }
+            let (shapes, _, _, _, droppedThrough, ttl, activeUntil, _) = found
+            var (_, acked, cursor, dropped, _, _, _, generation) = found
+            if activeUntil + ttl < now {
+                try await connection.query("DELETE FROM event_subscription WHERE id = \(id)", logger: logger)
+                try await connection.bumpRevision(.subscriptions, logger: logger)
+                return nil
+            }
+            // Read before the log: every event up to it is committed (emits commit in `seq` order).
+            let latest =
+                try await connection.query(
+                    "SELECT revision FROM change_revision WHERE name = 'events'", logger: logger
+                ).collectColumn(Int.self).first ?? 0
+            if let after, after > acked {
+                acked = min(after, latest)
+                if acked >= droppedThrough { dropped = 0 }
+            }
+            var events: [(seq: Int, shapes: [String], body: String)] = []
+            var total = 0
+            let queued = try await connection.query(
+                """
+                SELECT seq, shapes, body, count(*) OVER () FROM event_log
+                WHERE seq > \(acked) AND seq <= \(latest) AND shapes && \(shapes)::text[]
+                ORDER BY seq DESC LIMIT \(queueLimit)
+                """, logger: logger
+            ).decode((Int, [String], String, Int).self)
+            for try await (seq, eventShapes, body, count) in queued {
+                events.append((seq, eventShapes, body))
+                total = count
+            }
+            events.reverse()
+            if let last = events.last { cursor = max(cursor, last.seq) }
+            if supersedes {
+                generation += 1
+                try await connection.notifyPoll(id, generation: generation, logger: logger)
+            }
+            let until = now + wait
+            try await connection.query(
+                """
+                UPDATE event_subscription SET acked = \(acked), cursor = \(cursor), dropped = \(dropped),
+                    active_until = GREATEST(active_until, \(until)), generation = \(generation)
+                WHERE id = \(id)
+                """, logger: logger)
+            return SharedPollState(
+                events: events, cursor: cursor, missed: dropped + max(0, total - queueLimit), shapes: shapes,
+                latestSeq: latest, generation: generation)
+        }
+    }
+
+    /// Stores one event under the emit lock with the next `seq` (so `seq` order is commit order) and answers it
+    /// with the number of live subscriptions it reaches.
+    func appendEvent(shapes: [String], body: String, now: Int64) throws -> (seq: Int, delivered: Int) {
+        try transaction { connection, logger in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.emitLock))", logger: logger)
+            let seq = try await connection.lockRevision(.events, logger: logger) + 1
+            try await connection.query(
+                "INSERT INTO event_log (seq, shapes, body) VALUES (\(seq), \(shapes)::text[], \(body))",
+                logger: logger)
+            let delivered =
+                try await connection.query(
+                    """
+                    SELECT count(*) FROM event_subscription
+                    WHERE shapes && \(shapes)::text[] AND active_until + ttl_ms >= \(now)
+                    """, logger: logger
+                ).collectColumn(Int.self).first ?? 0
+            try await connection.raiseRevision(.events, to: seq, logger: logger)
+            return (seq, delivered)
+        }
+    }
+
+    /// The `seq` and shapes of the events after `after` up to `through`, oldest first (at most `limit`).
+    func eventShapes(after: Int, through: Int, limit: Int) throws -> [(seq: Int, shapes: [String])] {
+        try run { client, logger in
+            try await client.query(
+                """
+                SELECT seq, shapes FROM event_log WHERE seq > \(after) AND seq <= \(through)
+                ORDER BY seq LIMIT \(limit)
+                """, logger: logger
+            ).collectRows(Int.self, [String].self).map { (seq: $0.0, shapes: $0.1) }
+        }
+    }
+
+    /// Live subscriptions.
+    func subscriptionCount(now: Int64) throws -> Int {
+        try run { client, logger in
+            try await client.query(
+                "SELECT count(*) FROM event_subscription WHERE active_until + ttl_ms >= \(now)", logger: logger
+            ).collectColumn(Int.self).first ?? 0
+        }
+    }
+
+    /// The generation of each of `ids` that still exists (a missing one was closed or expired).
+    func subscriptionGenerations(_ ids: [String]) throws -> [String: Int] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try run { client, logger in
+            try await client.query(
+                "SELECT id, generation FROM event_subscription WHERE id = ANY(\(ids)::text[])", logger: logger
+            ).collectRows(String.self, Int.self)
+        }
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Removes expired subscriptions, and events that every subscription acknowledged or that are more than
+    /// `retain` behind the last `seq` (counted as missed by the subscriptions that had not acknowledged them).
+    /// Serialised across instances, so a removed event is counted once.
+    func sweepEvents(now: Int64, retain: Int) throws {
+        try transaction { connection, logger in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.sweepLock))", logger: logger)
+            let expired = try await connection.query(
+                "DELETE FROM event_subscription WHERE active_until + ttl_ms < \(now) RETURNING id", logger: logger
+            ).collectColumn(String.self)
+            if !expired.isEmpty { try await connection.bumpRevision(.subscriptions, logger: logger) }
+            let latest =
+                try await connection.query(
+                    "SELECT revision FROM change_revision WHERE name = 'events'", logger: logger
+                ).collectColumn(Int.self).first ?? 0
+            let oldestAcked =
+                try await connection.query(
+                    "SELECT min(acked) FROM event_subscription", logger: logger
+                ).collectColumn(Int?.self).first ?? nil
+            let cut = max(oldestAcked ?? latest, latest - retain)
+            try await connection.query(
+                """
+                UPDATE event_subscription s SET dropped = s.dropped + (
+                        SELECT count(*) FROM event_log e
+                        WHERE e.seq > s.acked AND e.seq <= \(cut) AND e.shapes && s.shapes),
+                    dropped_through = GREATEST(s.dropped_through, \(cut))
+                WHERE s.acked < \(cut)
+                """, logger: logger)
+            try await connection.query("DELETE FROM event_log WHERE seq <= \(cut)", logger: logger)
+            return ()
+        }
+    }
+}
+
+extension PostgresConnection {
+    /// Announces a poll on subscription `id` (in the writing transaction): waiting polls with an older
+    /// generation, on any instance, answer empty.
+    func notifyPoll(_ id: String, generation: Int, logger: Logger) async throws {
+        let payload = "poll:" + id + ":" + String(generation)
+        try await query("SELECT pg_notify('linkserver_changes', \(payload))", logger: logger)
+    }
+}

@@ -1,0 +1,182 @@
+import Dispatch
+import Foundation
+import LinkCore
+import Synchronization
+import Testing
+
+extension PostgresSuites {
+    /// The event bus across instances on one PostgreSQL database (API.md §5, §12): subscriptions made on one instance
+    /// and polled on another, emits from a third, `seq` in commit order, `missed`, released polls, slots serialised.
+    @Suite struct SharedEventTests {
+        /// Three instances on a fresh database, with a small queue limit.
+        static func three(queueLimit: Int = 1000) throws -> [ServerProcess] {
+            let url = try PostgresTestDatabase.create()
+            let path = TestServer.temporaryDirectory() + "/linkserver.json"
+            try #"{"events": {"queueLimit": \#(queueLimit)}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+            return try (0..<3).map { _ in try MultiInstanceTests.instance(url, config: path) }
+        }
+
+        static func subscribe(_ port: UInt16, path: String = "/seek/:p") throws -> (id: String, cursor: Int) {
+            let reply = try HTTPClient(port: port).post(
+                "/v1/events/subscriptions", ["events": [["path": .string(path)]], "ttl": 60])
+            #expect(reply.status == 201)
+            return (try #require(reply.json?["id"]?.stringValue), try #require(reply.json?["cursor"]?.intValue))
+        }
+
+        static func emit(_ port: UInt16, _ loc: String) throws -> JSONValue {
+            let reply = try HTTPClient(port: port).post("/v1/events/emit", ["loc": .string(loc)])
+            #expect(reply.status == 200, "\(reply.text)")
+            return try #require(reply.json)
+        }
+
+        static func poll(_ port: UInt16, _ id: String, after: Int, wait: Int = 0) throws -> HTTPClient.Reply {
+            try HTTPClient(port: port).get("/v1/events/subscriptions/\(id)?after=\(after)&wait=\(wait)")
+        }
+
+        @Test func aSubscriptionMadeOnAIsPolledOnBAndReceivesEmitsFromC() throws {
+            let (a, b, c) = try {
+                let all = try Self.three()
+                return (all[0], all[1], all[2])
+            }()
+            let subscription = try Self.subscribe(a.port)
+            // The 201 means it is stored: B and C know it at once.
+            #expect(try Self.poll(b.port, subscription.id, after: subscription.cursor).status == 200)
+            #expect(
+                waitUntil(timeout: .seconds(1)) {
+                    (try? Self.emit(c.port, "/seek/0")["delivered"]?.intValue) == 1
+                })
+            var cursor = try #require(
+                try Self.poll(b.port, subscription.id, after: subscription.cursor).json?["cursor"]?.intValue)
+            // A poll waiting on B wakes when C emits, within 1 s.
+            let answer = Mutex<HTTPClient.Reply?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            let waitingCursor = cursor
+            let bPort = b.port
+            DispatchQueue.global().async {
+                let reply = try? Self.poll(bPort, subscription.id, after: waitingCursor, wait: 8)
+                answer.withLock { $0 = reply }
+                done.signal()
+            }
+            #expect(
+                waitUntil {
+                    (try? HTTPClient(port: b.port).get("/metrics").text.contains("linkserver_polls_waiting 1")) == true
+                })
+            let emitted = ContinuousClock.now
+            let seq = try #require(try Self.emit(c.port, "/seek/42")["seq"]?.intValue)
+            #expect(done.wait(timeout: .now() + 5) == .success)
+            #expect(ContinuousClock.now - emitted < .seconds(1))
+            let events = try #require(answer.withLock { $0 }?.json?["events"]?.arrayValue)
+            #expect(events.map { $0["seq"]?.intValue } == [seq])
+            #expect(events.first?["params"] == ["p": "42"])
+            #expect(events.first?["pattern"] == "/seek/:p")
+            cursor = try #require(answer.withLock { $0 }?.json?["cursor"]?.intValue)
+            // Emits from all three, in `seq` order, each once per cursor; acknowledged ones are not delivered again.
+            var seqs: [Int] = []
+            for index in 0..<9 {
+                seqs.append(
+                    try #require(try Self.emit([a.port, b.port, c.port][index % 3], "/seek/\(index)")["seq"]?.intValue))
+            }
+            let batch = try #require(try Self.poll(a.port, subscription.id, after: cursor).json)
+            #expect(batch["events"]?.arrayValue?.compactMap { $0["seq"]?.intValue } == seqs)
+            #expect(seqs == seqs.sorted() && Set(seqs).count == 9)
+            let next = try #require(batch["cursor"]?.intValue)
+            #expect(next == seqs.last)
+            #expect(try Self.poll(c.port, subscription.id, after: next).json?["events"]?.arrayValue?.isEmpty == true)
+        }
+
+        @Test func seqIsGlobalAndInCommitOrderUnderConcurrentEmits() throws {
+            let servers = try Self.three()
+            let ports = servers.map(\.port)
+            let subscription = try Self.subscribe(servers[0].port)
+            let returned = Mutex<[Int]>([])
+            DispatchQueue.concurrentPerform(iterations: 6) { worker in
+                for index in 0..<10 {
+                    if let seq = try? Self.emit(ports[worker % 3], "/seek/\(worker)-\(index)")["seq"]?.intValue {
+                        returned.withLock { $0.append(seq) }
+                    }
+                }
+            }
+            let emitted = returned.withLock { $0 }
+            #expect(emitted.count == 60 && Set(emitted).count == 60)
+            // Polling from any instance, cursor by cursor, sees every event once, in strictly increasing `seq`.
+            var seen: [Int] = []
+            var cursor = subscription.cursor
+            for round in 0..<20 where seen.count < 60 {
+                let reply = try #require(try Self.poll(servers[round % 3].port, subscription.id, after: cursor).json)
+                seen += reply["events"]?.arrayValue?.compactMap { $0["seq"]?.intValue } ?? []
+                cursor = try #require(reply["cursor"]?.intValue)
+            }
+            #expect(seen == emitted.sorted())
+        }
+
+        @Test func missedCountsAndAcknowledgementsHoldAcrossInstances() throws {
+            let servers = try Self.three(queueLimit: 3)
+            let subscription = try Self.subscribe(servers[0].port)
+            var seqs: [Int] = []
+            for index in 0..<5 {
+                seqs.append(try #require(try Self.emit(servers[index % 3].port, "/seek/\(index)")["seq"]?.intValue))
+            }
+            let first = try #require(try Self.poll(servers[1].port, subscription.id, after: subscription.cursor).json)
+            #expect(first["events"]?.arrayValue?.compactMap { $0["seq"]?.intValue } == Array(seqs.suffix(3)))
+            #expect(first["missed"] == 2)
+            // The answer was lost: the same poll on another instance reports the same.
+            let again = try #require(try Self.poll(servers[2].port, subscription.id, after: subscription.cursor).json)
+            #expect(again == first)
+            let cursor = try #require(first["cursor"]?.intValue)
+            let acknowledged = try #require(try Self.poll(servers[0].port, subscription.id, after: cursor).json)
+            #expect(acknowledged["missed"] == 0 && acknowledged["events"] == [])
+        }
+
+        @Test func aPollOnAnotherInstanceReleasesTheWaitingOneAndCancelReleasesToo() throws {
+            let servers = try Self.three()
+            let ports = servers.map(\.port)
+            let subscription = try Self.subscribe(servers[0].port)
+            for (second, close) in [(servers[1], false), (servers[2], true)] {
+                let done = DispatchSemaphore(value: 0)
+                let answer = Mutex<HTTPClient.Reply?>(nil)
+                DispatchQueue.global().async {
+                    let reply = try? Self.poll(ports[0], subscription.id, after: subscription.cursor, wait: 9)
+                    answer.withLock { $0 = reply }
+                    done.signal()
+                }
+                #expect(
+                    waitUntil {
+                        (try? HTTPClient(port: servers[0].port).get("/metrics").text.contains(
+                            "linkserver_polls_waiting 1"))
+                            == true
+                    })
+                let started = ContinuousClock.now
+                if close {
+                    #expect(
+                        try HTTPClient(port: second.port).request(
+                            "DELETE", "/v1/events/subscriptions/\(subscription.id)", json: .null
+                        ).status == 204)
+                } else {
+                    #expect(try Self.poll(second.port, subscription.id, after: subscription.cursor).status == 200)
+                }
+                #expect(done.wait(timeout: .now() + 5) == .success)
+                #expect(ContinuousClock.now - started < .seconds(2))
+                #expect(answer.withLock { $0 }?.json?["events"] == [])
+            }
+            #expect(try Self.poll(servers[1].port, subscription.id, after: 0).errorCode == "subscription_not_found")
+        }
+
+        @Test func presentsIntoOneSlotAreSerialisedAcrossInstances() throws {
+            let servers = try Self.three()
+            let ports = servers.map(\.port)
+            let priorities = Array(1...24).shuffled()
+            DispatchQueue.concurrentPerform(iterations: priorities.count) { index in
+                _ = try? HTTPClient(port: ports[index % 3]).post(
+                    "/v1/slots/home/present",
+                    ["id": .string("p\(priorities[index])"), "priority": .int(priorities[index]), "ttl": 60])
+            }
+            // Whatever the interleaving, the highest priority shows, on every instance.
+            for server in servers {
+                #expect(
+                    waitUntil(timeout: .seconds(1)) {
+                        (try? HTTPClient(port: server.port).get("/v1/slots/home").json?["current"]?["id"]) == "p24"
+                    })
+            }
+        }
+    }
+}

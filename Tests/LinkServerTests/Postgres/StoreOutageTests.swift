@@ -1,0 +1,82 @@
+import Foundation
+import LinkCore
+import Testing
+
+extension PostgresSuites {
+    /// PostgreSQL stopped and restarted under running instances (API.md §12): `/readyz` 503 within 5 s, writes
+    /// 503 `unavailable`, reads, resolves and clicks keep working (no token, `maxClicks` as expired), and the
+    /// instance reconnects by itself and writes the buffered clicks; nothing acknowledged is lost.
+    @Suite struct StoreOutageTests {
+        @Test func anOutageIsServedFromTheLastStateAndRecoveredFrom() throws {
+            let url = try PostgresTestDatabase.create()
+            let config = try MultiInstanceTests.configFile()
+            let a = try MultiInstanceTests.instance(url, config: config)
+            let b = try MultiInstanceTests.instance(url, config: config)
+            let api = HTTPClient(port: a.port)
+            #expect(try api.post("/v1/routes", ["path": "/users/:id"]).status == 201)
+            #expect(
+                try api.post(
+                    "/v1/routes",
+                    ["path": "/promo/:code", "link": ["maxClicks": 100, "expiredURL": "https://x.test/gone"]]
+                )
+                .status == 201)
+            let click: [String: String] = ["Host": "links.example.com", "User-Agent": MultiInstanceTests.android]
+            #expect(
+                waitUntil(timeout: .seconds(1)) {
+                    (try? HTTPClient(port: b.port).get("/v1/resolve?url=/users/1").status) == 200
+                })
+
+            try PostgresTestDatabase.control("stop")
+            var restarted = false
+            defer { if !restarted { try? PostgresTestDatabase.control("start") } }
+            let stopped = ContinuousClock.now
+            #expect(waitUntil(timeout: .seconds(8)) { (try? api.get("/readyz").status) == 503 })
+            #expect(ContinuousClock.now - stopped < .seconds(6))
+            #expect(try api.get("/readyz").json?["status"] == "unavailable")
+            // Writes fail with `unavailable`; reads and resolves keep working from the last state.
+            let write = try api.post("/v1/routes", ["path": "/during"])
+            #expect(
+                write.status == 503 && write.errorCode == "unavailable",
+                "\(write.status) \(write.text) \(a.log.suffix(3000))")
+            #expect(try api.get("/v1/resolve?url=/users/7").status == 200)
+            #expect(try HTTPClient(port: b.port).get("/v1/routes").status == 200)
+            // Clicks are answered: no token is made (the store URL still carries the link), a `maxClicks` route
+            // answers as expired.
+            for _ in 0..<5 {
+                let reply = try HTTPClient(port: a.linksPort).get("/users/42", headers: click)
+                let location = reply.header("location") ?? ""
+                #expect(reply.status == 302, "\(reply.status) \(location)")
+                let referrer = try #require(PlayReferrer.queryValue("referrer", in: location))
+                #expect(PlayReferrer.queryValue("linkserver_link", in: "?" + referrer) != nil)
+                #expect(PlayReferrer.queryValue("linkserver_token", in: "?" + referrer) == nil)
+            }
+            let promo = try HTTPClient(port: a.linksPort).get(
+                "/promo/x", headers: ["Host": "links.example.com", "User-Agent": MultiInstanceTests.windows])
+            #expect(promo.header("location") == "https://x.test/gone")
+
+            try PostgresTestDatabase.control("start")
+            restarted = true
+            let started = ContinuousClock.now
+            #expect(waitUntil(timeout: .seconds(15)) { (try? api.get("/readyz").status) == 200 })
+            #expect(ContinuousClock.now - started < .seconds(10), "reconnected after \(ContinuousClock.now - started)")
+            // Writes work again and reach the other instance; the clicks buffered meanwhile are written.
+            #expect(
+                waitUntil(timeout: .seconds(10)) { (try? api.post("/v1/routes", ["path": "/after"]).status) == 201 })
+            #expect(
+                waitUntil(timeout: .seconds(3)) {
+                    (try? HTTPClient(port: b.port).get("/v1/resolve?url=/after").status) == 200
+                })
+            #expect(
+                waitUntil(timeout: .seconds(5)) {
+                    let day = String(
+                        UTCCalendar.rfc3339(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)).prefix(10))
+                    let stats = try? HTTPClient(port: b.port).get("/v1/stats/clicks?from=\(day)&to=\(day)").json
+                    return (stats?["clicks"]?.intValue ?? 0) >= 5
+                })
+            // The maxClicks route counts again.
+            let counted = try HTTPClient(port: a.linksPort).get(
+                "/promo/y", headers: ["Host": "links.example.com", "User-Agent": MultiInstanceTests.windows])
+            #expect(counted.header("location") == "https://www.example.com/promo/y")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import LinkCore
+import Testing
+
+@testable import LinkServer
+
+/// Click counts wait in memory while the store cannot take them, at most `links.bufferedClicks` (API.md §12);
+/// beyond, the oldest are dropped and counted for the log.
+@Suite struct ClickBufferTests {
+    static func key(_ pattern: String) -> ClickKey {
+        ClickKey(day: 20_000, pattern: pattern, platform: "ios", kind: .click)
+    }
+
+    @Test func theOldestClicksAreDroppedBeyondTheLimit() {
+        var pending = ClickLedger.Pending()
+        pending.add(Self.key("/a"), name: "a", count: 3, limit: 5)
+        pending.add(Self.key("/b"), name: "b", count: 2, limit: 5)
+        #expect(pending.total == 5 && pending.dropped == 0)
+        // Two more on a newer key: two of the oldest key's go.
+        pending.add(Self.key("/c"), name: nil, count: 2, limit: 5)
+        #expect(pending.total == 5 && pending.dropped == 2)
+        #expect(pending.counters[Self.key("/a")]?.count == 1)
+        // Past a whole key: it is removed, and the next oldest pays the rest.
+        pending.add(Self.key("/c"), name: nil, count: 3, limit: 5)
+        #expect(pending.counters[Self.key("/a")] == nil)
+        #expect(pending.counters[Self.key("/b")] == nil)
+        #expect(pending.counters[Self.key("/c")]?.count == 5)
+        #expect(pending.total == 5 && pending.dropped == 5)
+    }
+
+    @Test func countsWithinTheLimitAreKeptWhole() {
+        var pending = ClickLedger.Pending()
+        for index in 0..<100 { pending.add(Self.key("/k\(index % 7)"), name: nil, count: 1, limit: 100) }
+        #expect(pending.total == 100 && pending.dropped == 0)
+        #expect(pending.counters.values.reduce(0) { $0 + $1.count } == 100)
+    }
+}
