@@ -42,6 +42,9 @@ final class Application: Sendable {
         } catch {
             throw ConfigError("the routes make the app-association file too large: \(error.message)")
         }
+        // With a shared store, the endpoints that wait on it run on threads of their own (API.md §12).
+        let storeWorkers = store.isShared ? StoreWorkers(threads: 16) : nil
+        self.storeWorkers = storeWorkers
         let readiness = ReadinessFlag()
         var endpoints: [Endpoint] = []
         let following = Mutex<StoreFollower?>(nil)
@@ -99,7 +102,7 @@ final class Application: Sendable {
             settings.readsClientAddress = true
             let service = LinksService(
                 engine: links, association: association, hosts: config.linkHosts, appEndpoints: appEndpoints,
-                auth: auth, logger: logger, accessLogLevel: config.accessLogLevel)
+                auth: auth, logger: logger, accessLogLevel: config.accessLogLevel, storeWorkers: storeWorkers)
             service.observe { [metrics] in metrics.record($0) }
             linksDaemon = Daemon(settings: settings, handler: service)
         } else {
@@ -115,8 +118,8 @@ final class Application: Sendable {
         }
         endpointList = endpoints
         service = Service(
-            endpoints: endpoints, auth: auth,
-            logger: logger, accessLogLevel: config.accessLogLevel)
+            endpoints: endpoints, auth: auth, logger: logger, accessLogLevel: config.accessLogLevel,
+            storeWorkers: storeWorkers)
         daemon = Daemon(settings: config.server, handler: service)
         service.observe { [metrics] in metrics.record($0) }
         metrics.gauge("linkserver_routes") { [routes] in routes.count }
@@ -153,6 +156,8 @@ final class Application: Sendable {
     private let follower: StoreFollower?
     /// Wakes the follower and the shared hub when another instance commits (`LISTEN`); `nil` with the embedded store.
     private let listener: PostgresListener?
+    /// Where requests that wait on a shared store run; `nil` with the embedded one.
+    private let storeWorkers: StoreWorkers?
     /// The event bus kept in the shared store; `nil` with the embedded one.
     private let sharedHub: SharedEventHub?
 
@@ -223,6 +228,7 @@ final class Application: Sendable {
         daemon.stop()
         tokenPurge.stop()
         listener?.stop()
+        storeWorkers?.stop()
         follower?.stop()
         pollTimer.stop()
         slots.stop()

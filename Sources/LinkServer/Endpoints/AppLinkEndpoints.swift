@@ -19,7 +19,7 @@ struct AppLinkEndpoints: Sendable {
                 }
                 let answer = try engine.open(url: url, platform: parsed, now: WallClock.milliseconds())
                 return .now(.json(answer.json(includingResolution: auth.allowsRead(request))))
-            },
+            }.usingStore(),
             Endpoint("POST", "/v1/deferred/claim", .read) { request, _ in
                 let fields = try FieldReader(try request.jsonBody(), allowed: ["token", "installId"])
                 let token = try fields.requiredString("token")
@@ -39,7 +39,7 @@ struct AppLinkEndpoints: Sendable {
                         "clickedAt": .string(UTCCalendar.rfc3339(milliseconds: claimed.clickedAt)),
                         "platform": .string(claimed.platform), "link": .string(claimed.link),
                     ]))
-            },
+            }.usingStore(),
         ]
     }
 

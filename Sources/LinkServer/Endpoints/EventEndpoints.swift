@@ -29,14 +29,15 @@ final class EventEndpoints: Sendable {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint("POST", "/v1/events/subscriptions", .read) { [self] request, _ in try subscribe(request) },
+            Endpoint("POST", "/v1/events/subscriptions", .read) { [self] request, _ in try subscribe(request) }
+                .usingStore(),
             Endpoint("GET", "/v1/events/subscriptions/{id}", .read) { [self] request, parameters in
                 try poll(request, id: parameters["id"] ?? "")
-            },
+            }.usingStore(),
             Endpoint("DELETE", "/v1/events/subscriptions/{id}", .read) { [self] _, parameters in
                 try hub.cancel(parameters["id"] ?? "")
                 return .now(.noContent)
-            },
+            }.usingStore(),
             Endpoint("POST", "/v1/events/emit", .write) { [self] request, _ in try emit(request) },
             Endpoint("GET", "/v1/events", .read) { [self] _, _ in
                 .now(.json(["events": .array(bus.types.map { $0.json() })]))

@@ -13,7 +13,7 @@ struct LinkInspectionEndpoints: Sendable {
         [
             Endpoint("GET", "/v1/links/decision", .read) { request, _ in
                 .now(.json(try decision(request).json(includingResolution: true)))
-            },
+            }.usingStore(),
             Endpoint("GET", "/v1/links/association-files", .read) { _, _ in
                 .now(.json(associationFiles()))
             },

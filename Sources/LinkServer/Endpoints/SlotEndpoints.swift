@@ -25,7 +25,7 @@ struct SlotEndpoints: Sendable {
                         details: ["slot": .string(slot), "id": .string(id)])
                 }
                 return .now(.noContent)
-            },
+            }.usingStore(),
         ]
     }
 

@@ -24,7 +24,7 @@ struct StatsEndpoints: Sendable {
                 }
                 let report = ClickReport(try ledger.counts(in: range), range: range, pattern: pattern)
                 return .now(.json(report.json()))
-            }
+            }.usingStore()
         ]
     }
 }

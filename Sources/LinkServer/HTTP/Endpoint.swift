@@ -19,11 +19,22 @@ struct Endpoint: Sendable {
     var template: String
     var access: Access
     var handler: Handler
+    /// Whether the handler may wait on the store (every write, and the few reads of shared state): with a shared
+    /// store it runs on a ``StoreWorkers`` thread, never on a libmicrohttpd one.
+    var usesStore: Bool
 
     init(_ method: String, _ template: String, _ access: Access, _ handler: @escaping Handler) {
         self.method = method
         self.template = template
         self.access = access
         self.handler = handler
+        usesStore = access == .write
+    }
+
+    /// This endpoint, marked as waiting on the store although it is not a write.
+    func usingStore() -> Endpoint {
+        var endpoint = self
+        endpoint.usesStore = true
+        return endpoint
     }
 }

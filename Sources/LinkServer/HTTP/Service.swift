@@ -10,9 +10,15 @@ final class Service: RequestHandler {
     private let logger: Logger
     private let accessLogLevel: Logger.Level?
     private let observers: Mutex<[@Sendable (RequestSummary) -> Void]> = Mutex([])
+    /// With a shared store: where the endpoints that wait on it run.
+    private let storeWorkers: StoreWorkers?
 
-    init(endpoints: [Endpoint], auth: TokenCheck, logger: Logger, accessLogLevel: Logger.Level?) {
+    init(
+        endpoints: [Endpoint], auth: TokenCheck, logger: Logger, accessLogLevel: Logger.Level?,
+        storeWorkers: StoreWorkers? = nil
+    ) {
         self.table = EndpointTable(endpoints)
+        self.storeWorkers = storeWorkers
         self.auth = auth
         self.logger = logger
         self.accessLogLevel = accessLogLevel
@@ -33,7 +39,21 @@ final class Service: RequestHandler {
                 template, .now(HTTPError.response(for: error, headers: [("Allow", allowed.joined(separator: ", "))]))
             )
         case .endpoint(let endpoint, let parameters):
-            return (endpoint.template, run(endpoint, request, parameters))
+            guard let storeWorkers, endpoint.usesStore else {
+                return (endpoint.template, run(endpoint, request, parameters))
+            }
+            // Suspend the connection while a worker waits on the shared store.
+            return (
+                endpoint.template,
+                .later { [self] pending in
+                    storeWorkers.submit {
+                        switch self.run(endpoint, request, parameters) {
+                        case .now(let response): pending.complete(response)
+                        case .later(let start): start(pending)
+                        }
+                    }
+                }
+            )
         }
     }
 

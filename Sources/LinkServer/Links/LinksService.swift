@@ -17,7 +17,7 @@ final class LinksService: RequestHandler {
 
     init(
         engine: LinkEngine, association: AssociationFiles, hosts: [String]?, appEndpoints: [Endpoint],
-        auth: TokenCheck, logger: Logger, accessLogLevel: Level?
+        auth: TokenCheck, logger: Logger, accessLogLevel: Level?, storeWorkers: StoreWorkers? = nil
     ) {
         self.engine = engine
         self.association = association
@@ -28,8 +28,13 @@ final class LinksService: RequestHandler {
         limiter = Mutex(SlidingWindowLimiter(limit: engine.settings.appRateLimit))
         // On this listener the app endpoints need no token (API.md §7).
         apps = Service(
-            endpoints: appEndpoints.map { Endpoint($0.method, $0.template, .open, $0.handler) },
-            auth: TokenCheck(adminToken: nil, readToken: nil), logger: logger, accessLogLevel: nil)
+            endpoints: appEndpoints.map { endpoint in
+                var open = endpoint
+                open.access = .open
+                return open
+            },
+            auth: TokenCheck(adminToken: nil, readToken: nil), logger: logger, accessLogLevel: nil,
+            storeWorkers: storeWorkers)
     }
 
     typealias Level = Logger.Level

@@ -46,12 +46,13 @@ enum PostgresTestDatabase {
         return replacingDatabase(in: url, with: name)
     }
 
-    /// Runs one SQL command with `psql` against `url`.
-    static func psql(_ url: String, _ sql: String) throws {
+    /// Runs one SQL command with `psql` against `url`; answers what it printed (unaligned, tuples only).
+    @discardableResult
+    static func psql(_ url: String, _ sql: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let plain = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
-        process.arguments = ["psql", plain, "-v", "ON_ERROR_STOP=1", "-qc", sql]
+        process.arguments = ["psql", plain, "-v", "ON_ERROR_STOP=1", "-qAtc", sql]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -61,6 +62,7 @@ enum PostgresTestDatabase {
         guard process.terminationStatus == 0 else {
             throw HTTPClient.Failure(description: "psql failed: \(text)")
         }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// `url` with another database name.

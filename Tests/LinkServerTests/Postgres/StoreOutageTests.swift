@@ -1,5 +1,6 @@
 import Foundation
 import LinkCore
+import Synchronization
 import Testing
 
 extension PostgresSuites {
@@ -78,5 +79,70 @@ extension PostgresSuites {
                 "/promo/y", headers: ["Host": "links.example.com", "User-Agent": MultiInstanceTests.windows])
             #expect(counted.header("location") == "https://www.example.com/promo/y")
         }
+    }
+}
+
+extension PostgresSuites.StoreOutageTests {
+    /// A psql session that holds the routes' revision row locked until ``release()``: route writes wait on it.
+    final class HeldLock {
+        private let process = Process()
+        private let input = Pipe()
+        private let output = Pipe()
+
+        init(_ url: String) throws {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            let plain = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+            process.arguments = ["psql", plain, "-qAt"]
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            let statements =
+                "BEGIN;\nSELECT revision FROM change_revision WHERE name = 'routes' FOR UPDATE;\n\\echo locked\n"
+            input.fileHandleForWriting.write(Data(statements.utf8))
+            var seen = ""
+            while !seen.contains("locked") {
+                let chunk = output.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { throw HTTPClient.Failure(description: "psql ended: \(seen)") }
+                seen += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+
+        func release() {
+            input.fileHandleForWriting.write(Data("COMMIT;\n\\q\n".utf8))
+            process.waitUntilExit()
+        }
+    }
+
+    @Test func writesWaitingOnTheDatabaseNeverHoldTheListenerThreads() throws {
+        let url = try PostgresTestDatabase.create()
+        let server = try ServerProcess(arguments: [
+            "--host", "127.0.0.1", "--port", "0", "--links-port", "0", "--threads", "1", "--storage-url", url,
+            "--routes", "/nonexistent.json", "--data-dir", TestServer.temporaryDirectory(),
+        ])
+        try server.waitUntilListening()
+        let port = server.port
+        #expect(try HTTPClient(port: port).post("/v1/routes", ["path": "/users/:id"]).status == 201)
+        let lock = try HeldLock(url)
+        // More waiting writes than the listener has threads.
+        let writes = DispatchGroup()
+        let statuses = Mutex<[Int]>([])
+        for index in 0..<6 {
+            DispatchQueue.global().async(group: writes) {
+                let reply = try? HTTPClient(port: port).post("/v1/routes", ["path": .string("/w\(index)")])
+                statuses.withLock { $0.append(reply?.status ?? 0) }
+            }
+        }
+        // One write waits on the row lock in the database; the others wait behind it for the routes' writer.
+        let waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        #expect(waitUntil(timeout: .seconds(5)) { (try? PostgresTestDatabase.psql(url, waiting)) == "1" })
+        // While all six wait on the lock, resolves and reads are answered.
+        for _ in 0..<5 {
+            #expect(try HTTPClient(port: port).get("/v1/resolve?url=/users/1").status == 200)
+            #expect(try HTTPClient(port: port).get("/healthz").status == 200)
+        }
+        #expect(statuses.withLock { $0.isEmpty }, "the writes did not wait for the lock")
+        lock.release()
+        #expect(writes.wait(timeout: .now() + 15) == .success)
+        #expect(statuses.withLock { $0 } == Array(repeating: 201, count: 6))
     }
 }
