@@ -135,38 +135,70 @@ extension PostgresSuites {
             #expect(statuses.withLock { $0.filter { $0 == 404 }.count } == 29)
         }
 
-        @Test func kill9OfOneInstanceLosesNothingItAcknowledged() throws {
+        @Test func kill9OfOneOfThreeInstancesDuringAWriteBurstLosesNothingAcknowledged() throws {
             let url = try PostgresTestDatabase.create()
             let config = try Self.configFile()
-            let a = try Self.instance(url, config: config)
-            let b = try Self.instance(url, config: config)
+            let servers = try (0..<3).map { _ in try Self.instance(url, config: config) }
+            let (a, b, c) = (servers[0], servers[1], servers[2])
+            #expect(try HTTPClient(port: a.port).post("/v1/events", ["path": "/burst/:n"]).status == 201)
+            let subscribed = try HTTPClient(port: a.port).post(
+                "/v1/events/subscriptions", ["events": [["path": "/burst/:n"]], "ttl": 120])
+            let subscription = try #require(subscribed.json?["id"]?.stringValue)
+            var cursor = try #require(subscribed.json?["cursor"]?.intValue)
             let acknowledged = Mutex<[String]>([])
-            let port = a.port
+            let emitted = Mutex<[Int]>([])
+            let ports = servers.map(\.port)
             let writers = DispatchGroup()
-            for writer in 0..<4 {
+            // Routes and emits on all three at once; a writer on B stops when B is gone.
+            for writer in 0..<6 {
                 DispatchQueue.global().async(group: writers) {
-                    for index in 0..<200 {
+                    let port = ports[writer % 3]
+                    for index in 0..<150 {
                         let path = "/w\(writer)/n\(index)"
                         guard let reply = try? HTTPClient(port: port).post("/v1/routes", ["path": .string(path)]),
                             reply.status == 201
                         else { return }
                         acknowledged.withLock { $0.append(path) }
+                        guard
+                            let emit = try? HTTPClient(port: port).post(
+                                "/v1/events/emit", ["loc": .string("/burst/\(writer)-\(index)")]),
+                            emit.status == 200, let seq = emit.json?["seq"]?.intValue
+                        else { return }
+                        emitted.withLock { $0.append(seq) }
                     }
                 }
             }
-            _ = waitUntil(timeout: .seconds(30)) { acknowledged.withLock { $0.count } >= 40 }
-            a.signal(SIGKILL)
-            _ = try a.waitForExit()
-            #expect(writers.wait(timeout: .now() + 30) == .success)
+            _ = waitUntil(timeout: .seconds(30)) { acknowledged.withLock { $0.count } >= 60 }
+            b.signal(SIGKILL)
+            _ = try b.waitForExit()
+            #expect(writers.wait(timeout: .now() + 60) == .success)
             let written = acknowledged.withLock { $0 }
-            #expect(written.count >= 40)
-            // B keeps serving, and holds every acknowledged route within a second.
-            #expect(
-                waitUntil(timeout: .seconds(2)) {
-                    let listed = (try? HTTPClient(port: b.port).get("/v1/routes").json?["routes"]?.arrayValue) ?? []
-                    let patterns = Set(listed.compactMap { $0["pattern"]?.stringValue })
-                    return written.allSatisfy(patterns.contains)
-                })
+            #expect(written.count >= 60)
+            // A and C keep serving, and hold every acknowledged route within a second.
+            for survivor in [a, c] {
+                #expect(
+                    waitUntil(timeout: .seconds(2)) {
+                        let listed =
+                            (try? HTTPClient(port: survivor.port).get("/v1/routes").json?["routes"]?.arrayValue) ?? []
+                        let patterns = Set(listed.compactMap { $0["pattern"]?.stringValue })
+                        return written.allSatisfy(patterns.contains)
+                    })
+            }
+            // Every acknowledged emit is in the shared log, once, in `seq` order.
+            var seen: [Int] = []
+            for round in 0..<50 {
+                let reply = try #require(
+                    try HTTPClient(port: [a, c][round % 2].port).get(
+                        "/v1/events/subscriptions/\(subscription)?after=\(cursor)&wait=0"
+                    ).json)
+                let seqs = reply["events"]?.arrayValue?.compactMap { $0["seq"]?.intValue } ?? []
+                if seqs.isEmpty { break }
+                seen += seqs
+                cursor = try #require(reply["cursor"]?.intValue)
+            }
+            let acknowledgedSeqs = emitted.withLock { $0 }
+            #expect(seen == seen.sorted() && Set(seen).count == seen.count)
+            #expect(Set(acknowledgedSeqs).isSubset(of: Set(seen)))
             // A restarted instance has them all before it listens (it catches up before /readyz turns 200).
             let restarted = try Self.instance(url, config: config)
             let listed = try HTTPClient(port: restarted.port).get("/v1/routes").json?["routes"]?.arrayValue ?? []
