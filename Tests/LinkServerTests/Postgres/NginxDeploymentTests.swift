@@ -1,0 +1,121 @@
+import Dispatch
+import Foundation
+import LinkCore
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension PostgresSuites {
+    /// `deploy/nginx.conf`, started for real on loopback in front of two instances on one PostgreSQL database
+    /// (docs/deployment.md): writes, resolves, a long-poll through the proxy woken by an emit, a click.
+    @Suite struct NginxDeploymentTests {
+        static var nginx: String? {
+            ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        }
+
+        /// A loopback port nothing listens on now (bound, read, closed).
+        static func freePort() -> UInt16 {
+            let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(probe) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                    bind(probe, pointer, length)
+                    return getsockname(probe, pointer, &length)
+                }
+            }
+            return UInt16(bigEndian: address.sin_port)
+        }
+
+        /// The example config with its ports replaced: the two instances' listeners and two free front ports.
+        static func config(api: [UInt16], links: [UInt16], front: (UInt16, UInt16), folder: String) throws -> String {
+            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "../../../deploy/nginx.conf")
+            var text = try String(contentsOf: source, encoding: .utf8)
+            let replacements = [
+                ("127.0.0.1:8080 ", "127.0.0.1:\(api[0]) "), ("127.0.0.1:8090 ", "127.0.0.1:\(api[1]) "),
+                ("127.0.0.1:8081 ", "127.0.0.1:\(links[0]) "), ("127.0.0.1:8091 ", "127.0.0.1:\(links[1]) "),
+                ("listen 127.0.0.1:9080;", "listen 127.0.0.1:\(front.0);"),
+                ("listen 127.0.0.1:9081;", "listen 127.0.0.1:\(front.1);"),
+                ("pid /tmp/linkserver-nginx.pid;", "pid \(folder)/nginx.pid;"),
+            ]
+            for (old, new) in replacements {
+                #expect(text.contains(old), "deploy/nginx.conf no longer has \(old)")
+                text = text.replacingOccurrences(of: old, with: new)
+            }
+            let path = folder + "/nginx.conf"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+
+        @Test func twoInstancesBehindNginxServeAsOne() throws {
+            let nginx = try #require(Self.nginx, "nginx is not installed: scripts/test installs it")
+            let url = try PostgresTestDatabase.create()
+            let settings = try MultiInstanceTests.configFile()
+            let instances = [
+                try MultiInstanceTests.instance(url, config: settings),
+                try MultiInstanceTests.instance(url, config: settings),
+            ]
+            let folder = TestServer.temporaryDirectory()
+            let front = (Self.freePort(), Self.freePort())
+            let path = try Self.config(
+                api: instances.map(\.port), links: instances.map(\.linksPort), front: front, folder: folder)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: nginx)
+            process.arguments = ["-p", folder, "-c", path, "-g", "daemon off;"]
+            try process.run()
+            defer {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            let api = front.0
+            #expect(waitUntil(timeout: .seconds(10)) { (try? HTTPClient(port: api).get("/readyz").status) == 200 })
+            // A write through the proxy lands on one instance; resolves spread over both see it within 1 s.
+            #expect(try HTTPClient(port: api).post("/v1/routes", ["path": "/users/:id", "name": "user"]).status == 201)
+            #expect(
+                waitUntil(timeout: .seconds(1)) {
+                    (0..<4).allSatisfy { _ in (try? HTTPClient(port: api).get("/v1/resolve?url=/users/7").status) == 200
+                    }
+                })
+            // A long-poll through the proxy, woken by an emit that may reach the other instance.
+            #expect(try HTTPClient(port: api).post("/v1/events", ["path": "/seek/:p"]).status == 201)
+            let subscribed = try HTTPClient(port: api).post(
+                "/v1/events/subscriptions", ["events": [["path": "/seek/:p"]], "ttl": 60])
+            let id = try #require(subscribed.json?["id"]?.stringValue)
+            let cursor = try #require(subscribed.json?["cursor"]?.intValue)
+            let answer = Mutex<HTTPClient.Reply?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                let reply = try? HTTPClient(port: api).get("/v1/events/subscriptions/\(id)?after=\(cursor)&wait=8")
+                answer.withLock { $0 = reply }
+                done.signal()
+            }
+            let ports = instances.map(\.port)
+            #expect(
+                waitUntil {
+                    ports.contains { port in
+                        (try? HTTPClient(port: port).get("/metrics").text.contains("linkserver_polls_waiting 1"))
+                            == true
+                    }
+                })
+            for index in 0..<3 {
+                #expect(
+                    try HTTPClient(port: api).post("/v1/events/emit", ["loc": .string("/seek/\(index)")]).status == 200)
+            }
+            #expect(done.wait(timeout: .now() + 5) == .success)
+            let events = answer.withLock { $0 }?.json?["events"]?.arrayValue ?? []
+            #expect(events.first?["params"] == ["p": "0"])
+            // A click on the links listener through the proxy keeps its Host.
+            let click = try HTTPClient(port: front.1).get(
+                "/users/42", headers: ["Host": "links.example.com", "User-Agent": MultiInstanceTests.windows])
+            #expect(click.status == 302)
+            #expect(click.header("location") == "https://www.example.com/users/42")
+        }
+    }
+}
