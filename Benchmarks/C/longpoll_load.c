@@ -13,6 +13,10 @@
  * Every phase has a deadline, so a run ends by itself; exit status 1 when something did not complete.
  *
  * Usage: longpoll_load --port P --subscribers N [--mode fanout|latency] [--rounds R] [--pid PID]
+ *        [--poll-ports P1,P2,...] [--emit-port P]   (several instances: subscribe and poll round-robin over the
+ *        poll ports, emit on the emit port; both default to --port)
+ *        [--settle S]   seconds given to the server between rounds to suspend the new polls (default 0.02; a
+ *        server that stores each poll, as several instances on PostgreSQL do, needs longer)
  *                      [--deadline SECONDS]
  * Output: one line of key=value pairs on stdout.
  * Build:  gcc -O2 -o longpoll_load longpoll_load.c -lm
@@ -53,6 +57,10 @@ struct subscription {
 
 static int epfd;
 static unsigned short port;
+static unsigned short poll_ports[16];
+static int poll_port_count;
+static unsigned short emit_port;
+static double round_settle = 0.02;
 static struct subscription *subs;
 static double deadline;
 
@@ -90,13 +98,13 @@ static void watch(struct conn *c, unsigned int events, int op) {
     if (epoll_ctl(epfd, op, c->fd, &event) != 0) fail("epoll_ctl: %s", strerror(errno));
 }
 
-/* Starts a non-blocking connect to 127.0.0.1:port. */
-static void open_conn(struct conn *c) {
+/* Starts a non-blocking connect to 127.0.0.1:to. */
+static void open_conn(struct conn *c, unsigned short to) {
     c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (c->fd < 0) fail("socket: %s", strerror(errno));
     int one = 1;
     setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons(port)};
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons(to)};
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     c->in_len = 0;
     if (connect(c->fd, (struct sockaddr *)&address, sizeof address) != 0 && errno != EINPROGRESS)
@@ -205,7 +213,7 @@ static void subscribe_all(int n) {
     memset(conns, 0, sizeof conns);
     int issued = 0, created = 0;
     for (int i = 0; i < PARALLEL && i < n; i++) {
-        open_conn(&conns[i]);
+        open_conn(&conns[i], poll_ports[i % poll_port_count]);
         conns[i].index = issued++;
         request(&conns[i], "POST", "/v1/events/subscriptions", subscribe_body);
     }
@@ -244,7 +252,7 @@ static void hold_polls(struct conn *polls, int n) {
     while (sent < n) {
         while (opened < n && connecting < 256) {
             polls[opened].index = opened;
-            open_conn(&polls[opened]);
+            open_conn(&polls[opened], poll_ports[opened % poll_port_count]);
             poll_request(&polls[opened]);
             opened++;
             connecting++;
@@ -282,7 +290,7 @@ static struct conn emitter;
 
 static void open_emitter(void) {
     emitter.index = -1;
-    open_conn(&emitter);
+    open_conn(&emitter, emit_port);
     struct epoll_event events[1];
     while (epoll_wait(epfd, events, 1, 1000) != 1 || events[0].data.ptr != &emitter)
         if (now() > deadline) fail("cannot connect the emitter");
@@ -321,9 +329,17 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--rounds") == 0) rounds = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--pid") == 0) pid = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--deadline") == 0) limit = atof(argv[i + 1]);
+        else if (strcmp(argv[i], "--emit-port") == 0) emit_port = (unsigned short)atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--settle") == 0) round_settle = atof(argv[i + 1]);
+        else if (strcmp(argv[i], "--poll-ports") == 0) {
+            for (char *item = strtok(argv[i + 1], ","); item != NULL && poll_port_count < 16; item = strtok(NULL, ","))
+                poll_ports[poll_port_count++] = (unsigned short)atoi(item);
+        }
         else fail("unknown option %s", argv[i]);
     }
     if (port == 0 || n <= 0) fail("usage: longpoll_load --port P --subscribers N [--mode fanout|latency] ...");
+    if (emit_port == 0) emit_port = port;
+    if (poll_port_count == 0) poll_ports[poll_port_count++] = port;
     struct rlimit files;
     getrlimit(RLIMIT_NOFILE, &files);
     files.rlim_cur = files.rlim_max;
@@ -398,7 +414,7 @@ int main(int argc, char **argv) {
                     if (c->state == SENDING) flush(c);
                 }
             }
-            settle(0.02);
+            settle(round_settle);
         }
     }
     long rss_after = rss_kib(pid);

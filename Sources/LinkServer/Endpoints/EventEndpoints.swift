@@ -152,10 +152,11 @@ final class EventEndpoints: Sendable {
             }
         }
         // Answer at once when something is queued (or no wait was asked for, or the service is stopping).
-        let immediate = try hub.poll(id, after: after, wait: .zero, complete: { _ in }) ?? .null
-        let queued = immediate["events"]?.arrayValue?.isEmpty == false || immediate["missed"] != .int(0)
-        if queued || wait == 0 || closing.load(ordering: .acquiring) {
-            return .now(.json(immediate))
+        let stopping = closing.load(ordering: .acquiring)
+        if !hub.pollsOnce || wait == 0 || stopping {
+            let immediate = try hub.poll(id, after: after, wait: .zero, complete: { _ in }) ?? .null
+            let queued = immediate["events"]?.arrayValue?.isEmpty == false || immediate["missed"] != .int(0)
+            if queued || wait == 0 || stopping { return .now(.json(immediate)) }
         }
         // Otherwise suspend the connection; an emit, the deadline, a newer poll or a cancel answers it.
         return .later { [hub, timer, after, wait] pending in

@@ -30,6 +30,9 @@ protocol EventHub: Sendable {
     var subscriptionCount: Int { get }
     /// Polls waiting in this process.
     var waitingCount: Int { get }
+    /// Whether a poll costs a round trip to a store: then it is made once, with its wait, rather than first
+    /// without one to answer at once (the connection is suspended anyway while the store answers).
+    var pollsOnce: Bool { get }
 }
 
 extension EventHub {
@@ -74,4 +77,5 @@ struct LocalEventHub: EventHub {
     var hasSubscriptions: Bool { types.subscriptionCount > 0 }
     var subscriptionCount: Int { types.subscriptionCount }
     var waitingCount: Int { types.waitingCount }
+    var pollsOnce: Bool { false }
 }

@@ -18,7 +18,6 @@ final class SharedEventHub: EventHub {
         /// Events up to this `seq` were checked for it.
         var seenSeq: Int
         let deadline: ContinuousClock.Instant
-        let after: Int?
         /// The answer when nothing arrives (or when it is released).
         let empty: JSONValue
         let complete: @Sendable (JSONValue) -> Void
@@ -90,7 +89,7 @@ final class SharedEventHub: EventHub {
             state.nextToken += 1
             let waiter = Waiter(
                 token: state.nextToken, generation: found.generation, shapes: Set(found.shapes),
-                seenSeq: found.latestSeq, deadline: .now + wait, after: after,
+                seenSeq: found.latestSeq, deadline: .now + wait,
                 empty: SharedEventHub.body(events: [], cursor: found.cursor, missed: 0), complete: complete)
             state.waiters[id] = waiter
             return state.knownSeq
@@ -123,6 +122,7 @@ final class SharedEventHub: EventHub {
     var hasSubscriptions: Bool { state.withLock { $0.subscriptions > 0 } }
     var subscriptionCount: Int { state.withLock { $0.subscriptions } }
     var waitingCount: Int { state.withLock { $0.waiters.count } }
+    var pollsOnce: Bool { true }
 
     // MARK: - Wake-ups
 
@@ -161,25 +161,29 @@ final class SharedEventHub: EventHub {
                     }
                 }
             }
-            for (id, waiter) in due { answerWoken(id, waiter) }
+            answerWoken(due, latest: latest)
         }
     }
 
-    /// Answers a woken waiter from the log (without acknowledging anything new or superseding other polls).
-    private func answerWoken(_ id: String, _ waiter: Waiter) {
+    /// Answers woken waiters from the log, all with one query (nothing is acknowledged and no other poll is
+    /// superseded: the poll that waited did both). The cursor an answer hands out is kept by the next poll, which
+    /// acknowledges through it.
+    private func answerWoken(_ due: [(String, Waiter)], latest: Int) {
+        guard !due.isEmpty else { return }
+        let queues: [String: SharedPollState]
         do {
-            guard
-                let found = try store.pollSubscription(
-                    id: id, after: waiter.after, now: clock(), wait: 0, queueLimit: types.limits.queueLimit,
-                    supersedes: false)
-            else {
-                waiter.complete(waiter.empty)
-                return
-            }
-            waiter.complete(try answer(found))
+            queues = try store.queues(due.map(\.0), latest: latest, queueLimit: types.limits.queueLimit)
         } catch {
-            logger.warning("answering a woken poll failed", metadata: ["error": "\(error)"])
-            waiter.complete(waiter.empty)
+            logger.warning("answering woken polls failed", metadata: ["error": "\(error)"])
+            for (_, waiter) in due { waiter.complete(waiter.empty) }
+            return
+        }
+        for (id, waiter) in due {
+            guard let queue = queues[id], let body = try? answer(queue) else {
+                waiter.complete(waiter.empty)
+                continue
+            }
+            waiter.complete(body)
         }
     }
 

@@ -103,6 +103,8 @@ extension PostgresStore {
                 total = count
             }
             events.reverse()
+            // Everything acknowledged was handed out (or dropped): the cursor is at least there.
+            cursor = max(cursor, acked)
             if let last = events.last { cursor = max(cursor, last.seq) }
             if supersedes {
                 generation += 1
@@ -140,6 +142,48 @@ extension PostgresStore {
             try await connection.raiseRevision(.events, to: seq, logger: logger)
             return (seq, delivered)
         }
+    }
+
+    /// The queues of several subscriptions at once, up to `latest`, as polls that acknowledge nothing would see
+    /// them (woken polls: one query for all). A subscription that no longer exists is absent.
+    func queues(_ ids: [String], latest: Int, queueLimit: Int) throws -> [String: SharedPollState] {
+        guard !ids.isEmpty else { return [:] }
+        typealias Row = (String, [String], Int, Int, Int?, [String]?, String?, Int?)
+        let rows: [Row] = try run { client, logger in
+            var rows: [Row] = []
+            let sequence = try await client.query(
+                """
+                SELECT s.id, s.shapes, s.cursor, s.dropped, q.seq, q.shapes, q.body, q.total
+                FROM event_subscription s
+                LEFT JOIN LATERAL (
+                    SELECT e.seq, e.shapes, e.body, count(*) OVER () AS total FROM event_log e
+                    WHERE e.seq > s.acked AND e.seq <= \(latest) AND e.shapes && s.shapes
+                    ORDER BY e.seq DESC LIMIT \(queueLimit)
+                ) q ON true
+                WHERE s.id = ANY(\(ids)::text[])
+                """, logger: logger)
+            for try await row in sequence.decode(Row.self) { rows.append(row) }
+            return rows
+        }
+        var states: [String: SharedPollState] = [:]
+        var totals: [String: Int] = [:]
+        for (id, shapes, cursor, dropped, seq, eventShapes, body, total) in rows {
+            var state =
+                states[id]
+                ?? SharedPollState(
+                    events: [], cursor: cursor, missed: dropped, shapes: shapes, latestSeq: latest, generation: 0)
+            if let seq, let eventShapes, let body {
+                state.events.append((seq, eventShapes, body))
+                state.cursor = max(state.cursor, seq)
+                totals[id] = total ?? 0
+            }
+            states[id] = state
+        }
+        for (id, total) in totals {
+            states[id]?.events.sort { $0.seq < $1.seq }
+            states[id]?.missed += max(0, total - queueLimit)
+        }
+        return states
     }
 
     /// The `seq` and shapes of the events after `after` up to `through`, oldest first (at most `limit`).
