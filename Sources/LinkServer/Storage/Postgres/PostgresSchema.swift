@@ -6,8 +6,6 @@ enum PostgresSchema {
     /// `pg_advisory_xact_lock` keys ("LS" and a number).
     static let migrationLock = 0x4C53_0001
     static let sequenceLock = 0x4C53_0002
-    /// Serialises emits across instances (API.md §12: `seq` allocated in the storing transaction under a lock).
-    static let emitLock = 0x4C53_0003
     /// Serialises sweeps of the event log, so an event removed is counted as missed once.
     static let sweepLock = 0x4C53_0004
 

@@ -123,25 +123,34 @@ extension PostgresStore {
         }
     }
 
-    /// Stores one event under the emit lock with the next `seq` (so `seq` order is commit order) and answers it
-    /// with the number of live subscriptions it reaches.
+    /// Stores one event with the next `seq` and answers it with the number of live subscriptions it reaches.
+    ///
+    /// One statement, so one round trip: the `UPDATE … RETURNING` of the `events` revision row takes the next `seq`
+    /// and holds the row's lock until the commit, which serialises emits across instances (API.md §12's "lock that
+    /// serialises emits, then a counter row"): `seq` order is commit order. The `NOTIFY` is part of the same
+    /// transaction, so it is delivered only if the event commits.
     func appendEvent(shapes: [String], body: String, now: Int64) throws -> (seq: Int, delivered: Int) {
-        try transaction { connection, logger in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.emitLock))", logger: logger)
-            let seq = try await connection.lockRevision(.events, logger: logger) + 1
-            try await connection.query(
-                "INSERT INTO event_log (seq, shapes, body) VALUES (\(seq), \(shapes)::text[], \(body))",
-                logger: logger)
-            let delivered =
-                try await connection.query(
-                    """
+        let rows = try run { client, logger in
+            try await client.query(
+                """
+                WITH next AS (
+                    UPDATE change_revision SET revision = revision + 1 WHERE name = 'events' RETURNING revision
+                ), stored AS (
+                    INSERT INTO event_log (seq, shapes, body)
+                    SELECT revision, \(shapes)::text[], \(body) FROM next RETURNING seq
+                ), announced AS (
+                    SELECT pg_notify('linkserver_changes', 'events:' || seq) FROM stored
+                )
+                SELECT stored.seq, (
                     SELECT count(*) FROM event_subscription
                     WHERE shapes && \(shapes)::text[] AND active_until + ttl_ms >= \(now)
-                    """, logger: logger
-                ).collectColumn(Int.self).first ?? 0
-            try await connection.raiseRevision(.events, to: seq, logger: logger)
-            return (seq, delivered)
+                )
+                FROM stored, announced
+                """, logger: logger
+            ).collectRows(Int.self, Int.self)
         }
+        guard let (seq, delivered) = rows.first else { throw PostgresStoreError.unexpected("no event seq") }
+        return (seq, delivered)
     }
 
     /// The queues of several subscriptions at once, up to `latest`, as polls that acknowledge nothing would see
