@@ -9,6 +9,8 @@ final class LinksService: RequestHandler {
     private let association: AssociationFiles
     private let hosts: HostAllowList?
     private let apps: Service
+    /// With a shared store: where clicks run (API.md §12), so none waits on the database on a listener thread.
+    private let storeWorkers: StoreWorkers?
     private let auth: TokenCheck
     private let limiter: Mutex<SlidingWindowLimiter>
     private let observers: Mutex<[@Sendable (RequestSummary) -> Void]> = Mutex([])
@@ -26,6 +28,7 @@ final class LinksService: RequestHandler {
         self.logger = logger
         self.accessLogLevel = accessLogLevel
         limiter = Mutex(SlidingWindowLimiter(limit: engine.settings.appRateLimit))
+        self.storeWorkers = storeWorkers
         // On this listener the app endpoints need no token (API.md §7).
         apps = Service(
             endpoints: appEndpoints.map { endpoint in
@@ -86,7 +89,12 @@ final class LinksService: RequestHandler {
             let error = LinkError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
             return ("links:click", .now(HTTPError.response(for: error, headers: [("Allow", "GET, HEAD")])))
         }
-        return ("links:click", .now(click(request, host: host)))
+        guard let storeWorkers else { return ("links:click", .now(click(request, host: host))) }
+        // A click may count towards `maxClicks` or keep a token: with a shared store, off the listener's threads.
+        return (
+            "links:click",
+            .later { [self] pending in storeWorkers.submit { pending.complete(self.click(request, host: host)) } }
+        )
     }
 
     /// `429 rate_limited` once the client's budget for the app endpoints is spent.
