@@ -40,19 +40,22 @@ extension PostgresSuites {
             return server
         }
 
-        @Test func aRouteWrittenOnAResolvesOnBWithinOneSecond() throws {
+        @Test func aRouteWrittenOnAResolvesOnBAndCWithinOneSecond() throws {
             let url = try PostgresTestDatabase.create()
             let config = try Self.configFile()
             let a = try Self.instance(url, config: config)
             let b = try Self.instance(url, config: config)
+            let c = try Self.instance(url, config: config)
             for index in 0..<5 {
                 let route: JSONValue = ["path": .string("/r\(index)/:id"), "name": .string("r\(index)")]
                 #expect(try HTTPClient(port: a.port).post("/v1/routes", route).status == 201)
                 let written = ContinuousClock.now
                 let seen = waitUntil(timeout: .seconds(1)) {
-                    (try? HTTPClient(port: b.port).get("/v1/resolve?url=/r\(index)/7").status) == 200
+                    [b, c].allSatisfy {
+                        (try? HTTPClient(port: $0.port).get("/v1/resolve?url=/r\(index)/7").status) == 200
+                    }
                 }
-                #expect(seen, "route \(index) not on B after \(ContinuousClock.now - written)")
+                #expect(seen, "route \(index) not on B and C after \(ContinuousClock.now - written)")
             }
             // A write on B builds on A's routes (it never overwrites them from a stale table).
             #expect(try HTTPClient(port: b.port).post("/v1/routes", ["path": "/fromB"]).status == 201)
@@ -67,11 +70,21 @@ extension PostgresSuites {
                 waitUntil(timeout: .seconds(1)) {
                     (try? HTTPClient(port: b.port).get("/v1/resources?loc=/flags/ios").json?["value"]) == 1
                 })
-            let patched = try HTTPClient(port: b.port).request(
-                "PATCH", "/v1/resources", json: ["path": "/flags/:p", "value": 2, "ifRevision": 1])
-            #expect(patched.status == 200)
+            #expect(
+                waitUntil(timeout: .seconds(1)) {
+                    (try? HTTPClient(port: c.port).get("/v1/resources?loc=/flags/ios").json?["value"]) == 1
+                })
+            // Two patches from the same revision at once, on B and on C: exactly one wins, the other is 412.
+            let ports = [b.port, c.port]
+            let statuses = Mutex<[Int]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let reply = try? HTTPClient(port: ports[index]).request(
+                    "PATCH", "/v1/resources", json: ["path": "/flags/:p", "value": .int(2 + index), "ifRevision": 1])
+                statuses.withLock { $0.append(reply?.status ?? 0) }
+            }
+            #expect(statuses.withLock { $0.sorted() } == [200, 412])
             let stale = try HTTPClient(port: a.port).request(
-                "PATCH", "/v1/resources", json: ["path": "/flags/:p", "value": 3, "ifRevision": 1])
+                "PATCH", "/v1/resources", json: ["path": "/flags/:p", "value": 9, "ifRevision": 1])
             #expect(stale.errorCode == "revision_mismatch")
             #expect(
                 try HTTPClient(port: a.port).post("/v1/events", ["path": "/seek/:p", "name": "seek"]).status == 201)

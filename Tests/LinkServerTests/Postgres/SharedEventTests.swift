@@ -178,5 +178,21 @@ extension PostgresSuites {
                     })
             }
         }
+        @Test func aSubscriptionExpiresOnEveryInstanceWhenUnpolledForItsTTL() throws {
+            let servers = try Self.three()
+            let reply = try HTTPClient(port: servers[0].port).post(
+                "/v1/events/subscriptions", ["events": [["path": "/seek/:p"]], "ttl": 1])
+            let id = try #require(reply.json?["id"]?.stringValue)
+            // Nobody polls it: a sweep on some instance removes it, and every instance's count follows.
+            for server in servers {
+                #expect(
+                    waitUntil(timeout: .seconds(10)) {
+                        (try? HTTPClient(port: server.port).get("/metrics").text.contains(
+                            "linkserver_subscriptions_open 0")) == true
+                    })
+            }
+            #expect(try Self.poll(servers[2].port, id, after: 0).errorCode == "subscription_not_found")
+            #expect(try Self.emit(servers[1].port, "/seek/1")["delivered"] == 0)
+        }
     }
 }
