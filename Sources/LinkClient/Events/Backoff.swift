@@ -1,22 +1,32 @@
 /// Exponential back-off with full jitter, for retrying a long-poll after a network error.
 ///
 /// The n-th consecutive failure waits a random duration in `0 ... min(maximum, initial × 2ⁿ)`, so many clients
-/// cut off by one outage do not all come back at the same instant.
+/// cut off by one outage do not all come back at the same instant. Durations are in seconds (`Double`), so the
+/// type works on every platform the client supports (iOS 15, macOS 12: before `Duration`).
 public struct Backoff: Sendable, Hashable {
-    /// The ceiling of the first delay.
-    public var initial: Duration
-    /// The largest delay.
-    public var maximum: Duration
+    /// The ceiling of the first delay, in seconds.
+    public var initial: Double
+    /// The largest delay, in seconds.
+    public var maximum: Double
 
-    public init(initial: Duration = .milliseconds(250), maximum: Duration = .seconds(30)) {
+    public init(initial: Double = 0.25, maximum: Double = 30) {
         self.initial = initial
         self.maximum = maximum
     }
 
-    /// The delay before retry number `attempt` (0 for the first retry).
-    public func delay(attempt: Int) -> Duration {
-        let ceiling = min(maximum, initial * (1 << min(attempt, 30)))
-        let milliseconds = ceiling.components.seconds * 1000 + ceiling.components.attoseconds / 1_000_000_000_000_000
-        return .milliseconds(Int64.random(in: 0...max(0, milliseconds)))
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    public init(initial: Duration, maximum: Duration) {
+        self.init(initial: Backoff.seconds(initial), maximum: Backoff.seconds(maximum))
+    }
+
+    /// The delay before retry number `attempt` (0 for the first retry), in seconds.
+    public func delay(attempt: Int) -> Double {
+        let ceiling = min(maximum, initial * Double(1 << min(attempt, 30)))
+        return Double.random(in: 0...max(0, ceiling))
+    }
+
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

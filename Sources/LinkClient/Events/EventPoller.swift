@@ -118,7 +118,7 @@ final class EventPoller {
         let delay = backoff.delay(attempt: failures)
         failures += 1
         do {
-            try await Task.sleep(for: delay)
+            try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             return true
         } catch {
             return false
