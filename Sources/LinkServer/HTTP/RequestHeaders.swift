@@ -1,5 +1,5 @@
 /// The request headers the service reads, in fixed fields: filled by a handful of lookups per request, with no
-/// dictionary to allocate and hash. Read by lower-case name: `headers["content-type"]`.
+/// dictionary to allocate and hash. Read by field (`headers[.contentType]`) or by name (`headers["content-type"]`).
 struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// The names copied from each request; everything else is not read.
     static let names = [
@@ -18,33 +18,25 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         for (name, value) in elements { self[name] = value }
     }
 
+    /// A header the service reads, named without a lookup: its raw value is its position in ``names``.
+    enum Field: Int, CaseIterable, Sendable {
+        case contentType, contentLength, authorization, ifMatch, ifNoneMatch, requestID, accept, host, userAgent
+        case acceptLanguage, referer, secPurpose, purpose
+    }
+
     private static func slot(_ name: String) -> Int? {
         // Callers name headers in lower case; only another spelling pays for lower-casing.
-        if let slot = exactSlot(name) { return slot }
+        if let slot = names.firstIndex(of: name) { return slot }
         return name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
-            ? exactSlot(name.lowercased()) : nil
+            ? names.firstIndex(of: name.lowercased()) : nil
     }
 
-    private static func exactSlot(_ name: String) -> Int? {
-        switch name {
-        case "content-type": return 0
-        case "content-length": return 1
-        case "authorization": return 2
-        case "if-match": return 3
-        case "if-none-match": return 4
-        case "x-request-id": return 5
-        case "accept": return 6
-        case "host": return 7
-        case "user-agent": return 8
-        case "accept-language": return 9
-        case "referer": return 10
-        case "sec-purpose": return 11
-        case "purpose": return 12
-        default: return nil
-        }
+    /// The value of one of the headers the service reads (`nil` when absent).
+    subscript(field: Field) -> String? {
+        values[field.rawValue]
     }
 
-    /// The value of a header the service reads (`nil` when absent or not one of ``names``).
+    /// The value of a header the service reads by name (`nil` when absent or not one of ``names``).
     subscript(name: String) -> String? {
         get { RequestHeaders.slot(name).flatMap { values[$0] } }
         set {

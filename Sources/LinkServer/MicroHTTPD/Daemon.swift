@@ -175,7 +175,7 @@ final class Daemon: @unchecked Sendable {
                 headers.set(at: index, String(cString: value))
             }
         }
-        let id = requestID(from: headers["x-request-id"])
+        let id = requestID(from: headers[.requestID])
         var request = Request(method: String(cString: method), target: state.rawTarget, headers: headers, id: id)
         if settings.readsClientAddress {
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
@@ -203,7 +203,7 @@ final class Daemon: @unchecked Sendable {
             let error = LinkError.uriTooLong(limit: settings.maxURIBytes)
             return queue(HTTPError.response(for: error), on: connection, state: state)
         }
-        if let length = headers["content-length"].flatMap({ Int($0.trimmingSpaces) }), length > settings.maxBodyBytes {
+        if let length = headers[.contentLength].flatMap({ Int($0.trimmingSpaces) }), length > settings.maxBodyBytes {
             return queue(tooLarge(), on: connection, state: state)
         }
         if framing.expectsBody, let watched = state.watched { deadlines.awaitBody(watched) }
