@@ -12,8 +12,11 @@ struct Request: Sendable {
     var body: [UInt8]
     /// The request id (from `X-Request-Id` when the client sent a sane one, else generated).
     var id: String
+    /// The client's address (read on the links listener only); `nil` when unknown.
+    var client: ClientAddress?
+
     /// The client's numeric address (`203.0.113.7`, `2001:db8::1`); empty when unknown.
-    var clientAddress = ""
+    var clientAddress: String { client?.text ?? "" }
 
     init(
         method: String, path: String, rawQuery: String? = nil, headers: RequestHeaders = [:], body: [UInt8] = [],

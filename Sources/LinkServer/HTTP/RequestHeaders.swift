@@ -1,4 +1,4 @@
-/// The request headers the service reads, in fixed fields: filled by a handful of lookups per request, with no
+/// The request headers the service reads, in fixed fields: filled in one pass over the request's headers, with no
 /// dictionary to allocate and hash. Read by field (`headers[.contentType]`) or by name (`headers["content-type"]`).
 struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// The names copied from each request; everything else is not read.
@@ -33,7 +33,21 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
 
     /// The value of one of the headers the service reads (`nil` when absent).
     subscript(field: Field) -> String? {
-        values[field.rawValue]
+        get { values[field.rawValue] }
+        set { values[field.rawValue] = newValue }
+    }
+
+    private static let nameBytes = names.map { Array($0.utf8) }
+
+    /// The field named `name` in any ASCII case (header names compare as libmicrohttpd compares them).
+    static func field(named name: UnsafeRawBufferPointer) -> Field? {
+        for (index, candidate) in nameBytes.enumerated() where candidate.count == name.count {
+            let same = zip(candidate, name).allSatisfy { expected, byte in
+                expected == (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+            }
+            if same { return Field(rawValue: index) }
+        }
+        return nil
     }
 
     /// The value of a header the service reads by name (`nil` when absent or not one of ``names``).
@@ -43,10 +57,5 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
             guard let slot = RequestHeaders.slot(name) else { return }
             values[slot] = newValue
         }
-    }
-
-    /// Sets the header at position `index` of ``names``.
-    mutating func set(at index: Int, _ value: String) {
-        values[index] = value
     }
 }

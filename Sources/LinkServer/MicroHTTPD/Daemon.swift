@@ -167,22 +167,21 @@ final class Daemon: @unchecked Sendable {
     private func begin(
         _ state: ConnectionState, connection: OpaquePointer, method: UnsafePointer<CChar>, line: RequestLine
     ) -> MHD_Result {
-        var headers = RequestHeaders()
-        // The click headers only where clicks are served: each lookup scans the request's header list.
-        let names = settings.readsClientAddress ? RequestHeaders.names : RequestHeaders.apiNames
-        for (index, name) in names.enumerated() {
-            if let value = name.withCString({ MHD_lookup_connection_value(connection, .HEADER_KIND, $0) }) {
-                headers.set(at: index, String(cString: value))
-            }
+        // The click headers only where clicks are served.
+        var received = ReceivedHeaders(
+            fieldCount: settings.readsClientAddress ? RequestHeaders.names.count : RequestHeaders.apiNames.count)
+        _ = withUnsafeMutablePointer(to: &received) {
+            MHD_get_connection_values_n(connection, .HEADER_KIND, Trampolines.requestHeader, $0)
         }
+        let headers = received.headers
         let id = requestID(from: headers[.requestID])
         var request = Request(method: String(cString: method), target: state.rawTarget, headers: headers, id: id)
         if settings.readsClientAddress {
-            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-                if cmhd_client_address(connection, buffer.baseAddress!, 64) == 1 {
-                    request.clientAddress = String(cString: buffer.baseAddress!)
-                }
+            var address: (UInt64, UInt64) = (0, 0)
+            let length = withUnsafeMutableBytes(of: &address) {
+                cmhd_client_address_bytes(connection, $0.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
+            request.client = ClientAddress(length: Int(length), bytes: address)
         }
         state.request = request
         if let watched = state.watched { deadlines.clear(watched) }
@@ -190,10 +189,7 @@ final class Daemon: @unchecked Sendable {
         guard line.targetSpans(state.rawTargetBytes) else {
             return queue(refusal(LinkError.nulInTarget), on: connection, state: state)
         }
-        var framing = RequestFraming()
-        _ = withUnsafeMutablePointer(to: &framing) {
-            MHD_get_connection_values_n(connection, .HEADER_KIND, Trampolines.framingHeader, $0)
-        }
+        let framing = received.framing
         do {
             try framing.check()
         } catch {
