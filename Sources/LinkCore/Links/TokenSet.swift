@@ -42,24 +42,30 @@ struct TokenSet: Sendable {
 
     /// The smallest index of a token that occurs in `bytes`, or `nil` (an empty token never matches).
     func firstMatch(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var best = Int.max
-        forEachPossibleStart(in: bytes) { start in
-            for index in buckets[Int(bytes[start])] where index < best {
-                if matches(index, bytes, at: start) { best = index }
-            }
-            return best != 0
-        }
-        return best == Int.max ? nil : best
+        firstMatch(in: bytes, split: tokens.count).first
     }
 
     /// Whether any token occurs in `bytes`.
     func containsAny(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var found = false
+        firstMatch(in: bytes, split: 0).anyFromSplit
+    }
+
+    /// In one pass over `bytes`: the smallest index below `split` of a token that occurs, and whether any token from
+    /// `split` on occurs (two lists searched for the price of one).
+    func firstMatch(in bytes: UnsafeBufferPointer<UInt8>, split: Int) -> (first: Int?, anyFromSplit: Bool) {
+        var best = Int.max
+        var anyFromSplit = false
         forEachPossibleStart(in: bytes) { start in
-            found = buckets[Int(bytes[start])].contains { matches($0, bytes, at: start) }
-            return !found
+            for index in buckets[Int(bytes[start])] {
+                if index < split {
+                    if index < best, matches(index, bytes, at: start) { best = index }
+                } else if !anyFromSplit, matches(index, bytes, at: start) {
+                    anyFromSplit = true
+                }
+            }
+            return !((best == 0 || split == 0) && (anyFromSplit || split == tokens.count))
         }
-        return found
+        return (best == Int.max ? nil : best, anyFromSplit)
     }
 
     /// Calls `body` with each position of `bytes` where a token may start, in order, until it returns false: the
