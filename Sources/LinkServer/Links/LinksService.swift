@@ -14,6 +14,7 @@ final class LinksService: RequestHandler {
     private let observers: Mutex<[@Sendable (RequestSummary) -> Void]> = Mutex([])
     private let logger: Logger
     private let accessLogLevel: Logger.Level?
+    private let classifier = UserAgentClassifier.standard
 
     init(
         engine: LinkEngine, association: AssociationFiles, hosts: [String]?, appEndpoints: [Endpoint],
@@ -39,17 +40,14 @@ final class LinksService: RequestHandler {
         observers.withLock { $0.append(observer) }
     }
 
-    static let appPaths: Set<String> = ["/v1/deferred/claim", "/v1/links/opens"]
-
     func handle(_ request: Request) -> (endpoint: String, reply: Reply) {
         let host = LinksService.hostName(request.headers[.host])
         if let hosts, !hosts.allows(host) {
             return ("links:host", .now(page(404, LinkPage.message(title: "Not found", text: "Unknown host."))))
         }
-        if LinksService.appPaths.contains(request.path) {
-            return ("links:" + request.path, rateLimited(request) ?? apps.handle(request).reply)
-        }
         switch request.path {
+        case "/v1/deferred/claim", "/v1/links/opens":  // the app endpoints
+            return ("links:" + request.path, rateLimited(request) ?? apps.handle(request).reply)
         case "/.well-known/apple-app-site-association", "/apple-app-site-association":
             return ("links:aasa", .now(file(\.apple, request)))
         case "/.well-known/assetlinks.json":
@@ -178,7 +176,7 @@ extension LinksService {
             return page(400, LinkPage.message(title: "Bad link", text: "This link is malformed."))
         }
         let agent = request.headers[.userAgent]
-        let classes = UserAgentClassifier.standard.classify(agent ?? "")
+        let classes = classifier.classify(agent ?? "")
         let hostHeader = request.headers[.host] ?? host
         let facts = ClickFacts(
             location: location, linkAsClicked: "https://" + hostHeader + target, host: hostHeader,
@@ -192,16 +190,16 @@ extension LinksService {
             logger.error("click failed", metadata: ["request.id": "\(request.id)", "error": "\(error)"])
             return HTTPError.response(for: HTTPError.internalError)
         }
-        let common = LinksService.clickHeaders
+        var headers = LinksService.clickHeaders
         if json {
-            return .json(decision.json(includingResolution: auth.allowsRead(request)), headers: common)
+            return .json(decision.json(includingResolution: auth.allowsRead(request)), headers: headers)
         }
         if let page = decision.page {
-            var headers: [(String, String)] = []
-            if decision.kind == .landing { headers.append(("Referrer-Policy", "no-referrer")) }
-            return self.page(decision.status, page, headers: headers)
+            let extra = decision.kind == .landing ? [("Referrer-Policy", "no-referrer")] : []
+            return self.page(decision.status, page, headers: extra)
         }
-        return Response(status: decision.status, headers: common + [("Location", decision.target ?? "/")])
+        headers.append(("Location", decision.target ?? "/"))
+        return Response(status: decision.status, headers: headers)
     }
 
     /// Whether `Accept` lists `application/json` and not `text/html`.
