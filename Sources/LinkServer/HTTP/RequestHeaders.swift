@@ -10,7 +10,9 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// The names the API listener reads (the first ones of ``names``).
     static let apiNames = Array(names.prefix(7))
 
-    private var values: [String?] = Array(repeating: nil, count: names.count)
+    /// The value of each field by position in ``names``; empty until one is set (a request without any of them,
+    /// like most health checks, allocates nothing).
+    private var values: [String?] = []
 
     init() {}
 
@@ -24,17 +26,24 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         case acceptLanguage, referer, secPurpose, purpose
     }
 
-    private static func slot(_ name: String) -> Int? {
+    private static func field(_ name: String) -> Field? {
         // Callers name headers in lower case; only another spelling pays for lower-casing.
-        if let slot = names.firstIndex(of: name) { return slot }
-        return name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
-            ? names.firstIndex(of: name.lowercased()) : nil
+        if let slot = names.firstIndex(of: name) { return Field(rawValue: slot) }
+        guard name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return nil }
+        return names.firstIndex(of: name.lowercased()).flatMap(Field.init(rawValue:))
     }
 
     /// The value of one of the headers the service reads (`nil` when absent).
     subscript(field: Field) -> String? {
-        get { values[field.rawValue] }
-        set { values[field.rawValue] = newValue }
+        get { values.isEmpty ? nil : values[field.rawValue] }
+        set {
+            if values.isEmpty { values = Array(repeating: nil, count: RequestHeaders.names.count) }
+            values[field.rawValue] = newValue
+        }
+    }
+
+    static func == (lhs: RequestHeaders, rhs: RequestHeaders) -> Bool {
+        Field.allCases.allSatisfy { lhs[$0] == rhs[$0] }
     }
 
     private static let nameBytes = names.map { Array($0.utf8) }
@@ -52,10 +61,10 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
 
     /// The value of a header the service reads by name (`nil` when absent or not one of ``names``).
     subscript(name: String) -> String? {
-        get { RequestHeaders.slot(name).flatMap { values[$0] } }
+        get { RequestHeaders.field(name).flatMap { self[$0] } }
         set {
-            guard let slot = RequestHeaders.slot(name) else { return }
-            values[slot] = newValue
+            guard let field = RequestHeaders.field(name) else { return }
+            self[field] = newValue
         }
     }
 }

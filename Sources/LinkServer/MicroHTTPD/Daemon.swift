@@ -93,11 +93,12 @@ final class Daemon: @unchecked Sendable {
         requestsInFlight.subtract(1, ordering: .relaxed)
         // A kept-alive connection now waits for its next request, whose head is due in time like the first.
         if let watched = state.watched { deadlines.awaitHead(watched) }
-        guard let request = state.request else { return }
+        // The two fields, not a copy of the whole request.
+        guard let method = state.request?.method, let id = state.request?.id else { return }
         handler.completed(
             RequestSummary(
-                method: request.method, target: state.rawTarget, endpoint: state.endpoint, status: state.status,
-                duration: ContinuousClock.now - state.startedAt, requestID: request.id,
+                method: method, target: state.rawTarget, endpoint: state.endpoint, status: state.status,
+                duration: ContinuousClock.now - state.startedAt, requestID: id,
                 answered: termination == .REQUEST_TERMINATED_COMPLETED_OK))
     }
 
