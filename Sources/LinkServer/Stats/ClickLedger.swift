@@ -25,9 +25,15 @@ final class ClickLedger: Sendable {
     /// Counts one request.
     func record(_ key: ClickKey, name: String?) {
         pending.withLock { pending in
-            let entry = pending[key]
-            pending[key] = (name ?? entry?.name, (entry?.count ?? 0) + 1)
+            // One hash of the key: the entry is updated in place.
+            ClickLedger.add(1, name: name, to: &pending[key, default: (nil, 0)])
         }
+    }
+
+    /// Adds `count` to an entry; `name`, when set, replaces the name last seen.
+    private static func add(_ count: Int, name: String?, to entry: inout (name: String?, count: Int)) {
+        entry.count += count
+        if let name { entry.name = name }
     }
 
     /// Starts the writer.
