@@ -32,18 +32,54 @@ public struct Resolution: Sendable {
         }
     }
 
+    /// The fields, in one immutable box: a click passes and stores its resolution several times, and a copy is then
+    /// one retain instead of one per field.
+    private final class Fields: Sendable {
+        let location: Location
+        let routeIndex: Int
+        let route: Route
+        let params: PathParameters
+        let matches: [MatchedRoute]
+        let redirects: [Redirect]
+        let sameRoute: SameRoutePolicy?
+
+        init(
+            location: Location, routeIndex: Int, route: Route, params: PathParameters, matches: [MatchedRoute],
+            redirects: [Redirect], sameRoute: SameRoutePolicy?
+        ) {
+            self.location = location
+            self.routeIndex = routeIndex
+            self.route = route
+            self.params = params
+            self.matches = matches
+            self.redirects = redirects
+            self.sameRoute = sameRoute
+        }
+    }
+
+    private let fields: Fields
+
+    init(
+        location: Location, routeIndex: Int, route: Route, params: PathParameters, matches: [MatchedRoute],
+        redirects: [Redirect], sameRoute: SameRoutePolicy?
+    ) {
+        fields = Fields(
+            location: location, routeIndex: routeIndex, route: route, params: params, matches: matches,
+            redirects: redirects, sameRoute: sameRoute)
+    }
+
     /// The final location, after redirects.
-    public let location: Location
+    public var location: Location { fields.location }
     /// The index of the leaf route in the table the resolution came from.
-    public let routeIndex: Int
+    public var routeIndex: Int { fields.routeIndex }
     /// The leaf route.
-    public let route: Route
-    public let params: PathParameters
+    public var route: Route { fields.route }
+    public var params: PathParameters { fields.params }
     /// The chain root → leaf.
-    public let matches: [MatchedRoute]
-    public let redirects: [Redirect]
+    public var matches: [MatchedRoute] { fields.matches }
+    public var redirects: [Redirect] { fields.redirects }
     /// Set only when `current` was given and resolves (without redirects) to the same leaf route.
-    public let sameRoute: SameRoutePolicy?
+    public var sameRoute: SameRoutePolicy? { fields.sameRoute }
 }
 
 extension Resolution {
