@@ -47,11 +47,18 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     }
 
     private static let nameBytes = names.map { Array($0.utf8) }
+    /// The fields by the length of their name (at most two share one).
+    private static let fieldsByLength: [[Int]] = {
+        var byLength = [[Int]](repeating: [], count: (names.map(\.utf8.count).max() ?? 0) + 1)
+        for (index, name) in names.enumerated() { byLength[name.utf8.count].append(index) }
+        return byLength
+    }()
 
     /// The field named `name` in any ASCII case (header names compare as libmicrohttpd compares them).
     static func field(named name: UnsafeRawBufferPointer) -> Field? {
-        for (index, candidate) in nameBytes.enumerated() where candidate.count == name.count {
-            let same = zip(candidate, name).allSatisfy { expected, byte in
+        guard name.count < fieldsByLength.count else { return nil }
+        for index in fieldsByLength[name.count] {
+            let same = zip(nameBytes[index], name).allSatisfy { expected, byte in
                 expected == (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
             }
             if same { return Field(rawValue: index) }

@@ -178,8 +178,12 @@ extension LinksService {
         let agent = request.headers[.userAgent]
         let classes = classifier.classify(agent ?? "")
         let hostHeader = request.headers[.host] ?? host
+        var link = "https://"
+        link.reserveCapacity(link.utf8.count + hostHeader.utf8.count + target.utf8.count)
+        link += hostHeader
+        link += target
         let facts = ClickFacts(
-            location: location, linkAsClicked: "https://" + hostHeader + target, host: hostHeader,
+            location: location, linkAsClicked: link, host: hostHeader,
             platform: classes.platform, bot: classes.bot,
             inAppBrowser: classes.isInAppBrowser, language: ClickFacts.language(request.headers[.acceptLanguage]),
             userAgent: agent, referrer: request.headers[.referer], via: "click")

@@ -110,7 +110,7 @@ final class Daemon: @unchecked Sendable {
         let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
         switch state.phase {
         case .receiving:
-            guard var request = state.request else {
+            guard state.request != nil else {
                 return begin(state, connection: connection, method: method, line: line)
             }
             let size = uploadDataSize.pointee
@@ -134,9 +134,12 @@ final class Daemon: @unchecked Sendable {
                 return queue(tooLarge(), on: connection, state: state)
             }
             if let watched = state.watched { deadlines.clear(watched) }
-            request.body = state.body
-            state.body = []
-            state.request = request
+            // The body moves into the request in place: no copy of the request on the way.
+            if !state.body.isEmpty {
+                state.request?.body = state.body
+                state.body = []
+            }
+            guard let request = state.request else { return .NO }
             let (endpoint, reply) = handler.handle(request)
             state.endpoint = endpoint
             switch reply {
