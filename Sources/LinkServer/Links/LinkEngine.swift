@@ -44,13 +44,24 @@ final class LinkEngine: Sendable {
             resolver: resolver)
         metrics?.recordLinkDecision(decision.kind.rawValue, platform: facts.bot?.rawValue ?? decision.platform)
         guard decision.kind != .platformCheck else { return decision }
-        var facts = facts
-        facts.platform = ClickDecider.platform(facts, lsp: lsp)
+        // The click counts under an ambiguous person's `_lsp` choice: the facts are copied only to say so.
+        let platform = ClickDecider.platform(facts, lsp: lsp)
+        if platform == facts.platform {
+            try keep(decision, facts: facts, counted: counted, now: now)
+        } else {
+            var chosen = facts
+            chosen.platform = platform
+            try keep(decision, facts: chosen, counted: counted, now: now)
+        }
+        return decision
+    }
+
+    /// Keeps the token `decision` used and records the click (when `counted`).
+    private func keep(_ decision: ClickDecision, facts: ClickFacts, counted: Bool, now: Int64) throws {
         if decision.tokenUsed, let token = decision.token, let resolution = decision.resolution {
             try keepToken(token, resolution, facts: facts, now: now)
         }
         if counted { record(decision, facts: facts, kind: facts.bot == nil ? .click : .bot, now: now) }
-        return decision
     }
 
     func recordMetric(_ decision: String, platform: String) {
