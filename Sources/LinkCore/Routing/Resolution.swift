@@ -39,19 +39,20 @@ public struct Resolution: Sendable {
         let routeIndex: Int
         let route: Route
         let params: PathParameters
-        let matches: [MatchedRoute]
+        /// The routes of the table the resolution came from, for ``matches``.
+        let routes: [Route]
         let redirects: [Redirect]
         let sameRoute: SameRoutePolicy?
 
         init(
-            location: Location, routeIndex: Int, route: Route, params: PathParameters, matches: [MatchedRoute],
+            location: Location, routeIndex: Int, route: Route, params: PathParameters, routes: [Route],
             redirects: [Redirect], sameRoute: SameRoutePolicy?
         ) {
             self.location = location
             self.routeIndex = routeIndex
             self.route = route
             self.params = params
-            self.matches = matches
+            self.routes = routes
             self.redirects = redirects
             self.sameRoute = sameRoute
         }
@@ -59,12 +60,14 @@ public struct Resolution: Sendable {
 
     private let fields: Fields
 
+    /// A resolution to `route`, the route at `routeIndex` of `routes` (a table's: the chain's routes are found
+    /// there when ``matches`` is read).
     init(
-        location: Location, routeIndex: Int, route: Route, params: PathParameters, matches: [MatchedRoute],
+        location: Location, routeIndex: Int, route: Route, params: PathParameters, routes: [Route],
         redirects: [Redirect], sameRoute: SameRoutePolicy?
     ) {
         fields = Fields(
-            location: location, routeIndex: routeIndex, route: route, params: params, matches: matches,
+            location: location, routeIndex: routeIndex, route: route, params: params, routes: routes,
             redirects: redirects, sameRoute: sameRoute)
     }
 
@@ -75,8 +78,15 @@ public struct Resolution: Sendable {
     /// The leaf route.
     public var route: Route { fields.route }
     public var params: PathParameters { fields.params }
-    /// The chain root → leaf.
-    public var matches: [MatchedRoute] { fields.matches }
+    /// The chain root → leaf, each route with the part of the location it matched. Written out when read (answers
+    /// do; a click does not).
+    public var matches: [MatchedRoute] {
+        route.chain.map { index in
+            let chained = fields.routes[index]
+            let path = index == routeIndex ? location.path : location.path(prefix: chained.pattern.segments.count)
+            return MatchedRoute(pattern: chained.pattern, name: chained.name, location: path)
+        }
+    }
     public var redirects: [Redirect] { fields.redirects }
     /// Set only when `current` was given and resolves (without redirects) to the same leaf route.
     public var sameRoute: SameRoutePolicy? { fields.sameRoute }

@@ -67,15 +67,10 @@ extension Resolver {
                     continue hops
                 }
             }
-            let matches = leaf.chain.map { index -> Resolution.MatchedRoute in
-                let route = table.routes[index]
-                let path = index == leafIndex ? location.path : location.path(prefix: route.pattern.segments.count)
-                return .init(pattern: route.pattern, name: route.name, location: path)
-            }
             var sameRoute: SameRoutePolicy?
             if let current, try currentRouteIndex(current) == leafIndex { sameRoute = leaf.sameRoute }
             return Resolution(
-                location: location, routeIndex: leafIndex, route: leaf, params: params, matches: matches,
+                location: location, routeIndex: leafIndex, route: leaf, params: params, routes: table.routes,
                 redirects: redirects, sameRoute: sameRoute)
         }
     }
