@@ -134,13 +134,14 @@ final class Daemon: @unchecked Sendable {
                 return queue(tooLarge(), on: connection, state: state)
             }
             if let watched = state.watched { deadlines.clear(watched) }
-            // The body moves into the request in place: no copy of the request on the way.
+            // The request moves out of the state for the handler and back, taking the body: never copied.
+            guard var request = state.request.take() else { return .NO }
             if !state.body.isEmpty {
-                state.request?.body = state.body
+                request.body = state.body
                 state.body = []
             }
-            guard let request = state.request else { return .NO }
             let (endpoint, reply) = handler.handle(request)
+            state.request = request
             state.endpoint = endpoint
             switch reply {
             case .now(let response):
