@@ -30,7 +30,14 @@ final class LinkEngine: Sendable {
     /// Decides a click: counts it towards the clicked route's `maxClicks` atomically first when it is a counted
     /// person click, runs the pure ``ClickDecider``, keeps the token it used, and records the click.
     func decide(_ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64) throws -> ClickDecision {
-        let resolver = routes.resolver
+        try routes.withResolver { resolver in
+            try decide(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
+        }
+    }
+
+    private func decide(
+        _ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64, resolver: borrowing Resolver
+    ) throws -> ClickDecision {
         let needsCheck = ClickDecider.needsPlatformCheck(facts, lsp: lsp)
         let route = needsCheck ? nil : resolver.match(facts.location).map { resolver.table.routes[$0.index] }
         let clicksCounted = try route.flatMap { (route) throws in
