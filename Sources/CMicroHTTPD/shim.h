@@ -111,17 +111,20 @@ static inline void cmhd_hide_query_from_argument_parser(const char *uri) {
     }
 }
 
-/// Replaces the variadic `MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS)` plus
-/// `inet_ntop`: writes the client's numeric address into `buffer` (at least 46 bytes) and returns 1, or 0.
-static inline int cmhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size) {
+/// Replaces the variadic `MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS)`: copies the
+/// client's IP address, in network order, into `bytes` (at least 16 bytes) and returns its length (4 for IPv4, 16 for
+/// IPv6), or 0 when unknown.
+static inline int cmhd_client_address_bytes(struct MHD_Connection *connection, uint8_t *bytes) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     if (info == NULL || info->client_addr == NULL) return 0;
     const struct sockaddr *address = info->client_addr;
     if (address->sa_family == AF_INET) {
-        return inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, buffer, size) != NULL;
+        memcpy(bytes, &((const struct sockaddr_in *)address)->sin_addr, 4);
+        return 4;
     }
     if (address->sa_family == AF_INET6) {
-        return inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, size) != NULL;
+        memcpy(bytes, &((const struct sockaddr_in6 *)address)->sin6_addr, 16);
+        return 16;
     }
     return 0;
 }

@@ -79,6 +79,7 @@ final class Application: Sendable {
             hub: hub, store: store, timer: pollTimer,
             locations: LocationParser(hosts: config.linkHosts.map(HostAllowList.init)), auth: auth)
         endpoints += events.endpoints
+        shared?.refreshTypes { [events] in try events.refreshTypes() }
         resources = try ResourceState(store: store, hosts: config.linkHosts.map(HostAllowList.init))
         endpoints += ResourceEndpoints(state: resources).endpoints
         slots = try SlotBoard(store: store, hub: hub, onChange: { [metrics] change in metrics.recordPresent(change) })

@@ -51,35 +51,79 @@ public struct ClickDecision: Sendable {
 
 /// What a click is resolved with: the request's facts, read once.
 public struct ClickFacts: Sendable {
-    /// The canonical location, without `_lsp` and `lst`.
-    public var location: Location
-    /// `https://` + `Host` + path and query as received, without `_lsp` and `lst`.
-    public var linkAsClicked: String
-    public var host: String
+    /// The texts read from the request, in one immutable box: a click hands its facts from the listener to the
+    /// engine and the decider, and a copy is then one retain instead of one per string and array.
+    private struct Texts: Sendable {
+        var location: Location
+        var linkAsClicked: String
+        var host: String
+        var language: String?
+        var userAgent: String?
+        var referrer: String?
+        var via: String
+    }
+
+    private final class Box: Sendable {
+        let texts: Texts
+        init(_ texts: Texts) { self.texts = texts }
+    }
+
+    private var box: Box
     public var platform: Platform
     public var bot: BotKind?
     public var inAppBrowser: Bool
-    public var language: String?
-    public var userAgent: String?
-    public var referrer: String?
+
+    /// The canonical location, without `_lsp` and `lst`.
+    public var location: Location {
+        get { box.texts.location }
+        set { change { $0.location = newValue } }
+    }
+    /// `https://` + `Host` + path and query as received, without `_lsp` and `lst`.
+    public var linkAsClicked: String {
+        get { box.texts.linkAsClicked }
+        set { change { $0.linkAsClicked = newValue } }
+    }
+    public var host: String {
+        get { box.texts.host }
+        set { change { $0.host = newValue } }
+    }
+    public var language: String? {
+        get { box.texts.language }
+        set { change { $0.language = newValue } }
+    }
+    public var userAgent: String? {
+        get { box.texts.userAgent }
+        set { change { $0.userAgent = newValue } }
+    }
+    public var referrer: String? {
+        get { box.texts.referrer }
+        set { change { $0.referrer = newValue } }
+    }
     /// `click` or `app`.
-    public var via: String
+    public var via: String {
+        get { box.texts.via }
+        set { change { $0.via = newValue } }
+    }
 
     public init(
         location: Location, linkAsClicked: String, host: String, platform: Platform, bot: BotKind?,
         inAppBrowser: Bool = false, language: String? = nil, userAgent: String? = nil, referrer: String? = nil,
         via: String = "click"
     ) {
-        self.location = location
-        self.linkAsClicked = linkAsClicked
-        self.host = host
+        box = Box(
+            Texts(
+                location: location, linkAsClicked: linkAsClicked, host: host, language: language, userAgent: userAgent,
+                referrer: referrer, via: via))
         self.platform = platform
         self.bot = bot
         self.inAppBrowser = inAppBrowser
-        self.language = language
-        self.userAgent = userAgent
-        self.referrer = referrer
-        self.via = via
+    }
+
+    /// Replaces the box with a changed copy (other copies of these facts keep theirs).
+    private mutating func change(_ edit: (inout Texts) -> Void) {
+        var texts = box.texts
+        edit(&texts)
+        box = Box(texts)
     }
 
     /// `context.click` for redirect rules.

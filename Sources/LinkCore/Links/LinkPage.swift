@@ -3,9 +3,13 @@
 public enum LinkPage {
     /// `&`, `<`, `>`, `"` and `'` as entities (a byte scan: text without them is returned as is).
     public static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
-            return text
-        }
+        let special = { (byte: UInt8) in byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27 }
+        // The scan runs over the contiguous bytes when the string has them (always, for a native string): the generic
+        // walk of the UTF-8 view costs several times more.
+        let clean =
+            text.utf8.withContiguousStorageIfAvailable { !$0.contains(where: special) }
+            ?? !text.utf8.contains(where: special)
+        guard !clean else { return text }
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count + 32)
         for byte in text.utf8 {
@@ -55,6 +59,10 @@ public enum LinkPage {
     ) -> String {
         let title = cut(title, to: 70)
         var head = ""
+        // Room for the tags and their texts up front: appending them one by one would grow the string several times.
+        head.reserveCapacity(
+            512 + title.utf8.count + 2 * (description?.utf8.count ?? 0) + (image?.utf8.count ?? 0) + url.utf8.count
+                + (siteName?.utf8.count ?? 0) + (canonical?.utf8.count ?? 0))
         head += "<meta property=\"og:title\" content=\"\(escape(title))\">\n"
         if let description {
             let text = escape(cut(description, to: 200))

@@ -1,5 +1,8 @@
 /// A route's `link` once registered: its templates parsed and checked against the route's full pattern.
-public struct RouteLink: Sendable {
+///
+/// An immutable reference, like ``Route``: a click reads it several times, and a copy of nine templates would retain
+/// each of them.
+public final class RouteLink: Sendable {
     public let definition: LinkDefinition
     public let ios: LinkTemplate?
     public let android: LinkTemplate?

@@ -17,10 +17,9 @@ public struct UserAgentClassifier: Sendable {
 
     /// Bot tokens in table order, with whether they are compared case-insensitively (then lower-cased).
     private let bots: [(token: [UInt8], ignoringCase: Bool, kind: BotKind)]
-    /// The bot tokens in table order, searched in one pass.
-    private let botTokens: TokenSet
+    /// The bot tokens in table order, then the in-app browser tokens, searched in one pass.
+    private let tokens: TokenSet
     private let platforms: [PlatformRules]
-    private let inAppBrowsers: TokenSet
 
     /// Prepares `rows` (see ``UserAgentTable`` for what each match mode means).
     public init(rows: [UserAgentRule]) {
@@ -46,23 +45,18 @@ public struct UserAgentClassifier: Sendable {
             }
         }
         self.bots = bots
-        botTokens = TokenSet(bots.map { ($0.token, $0.ignoringCase) })
+        tokens = TokenSet(bots.map { ($0.token, $0.ignoringCase) } + inAppBrowsers.map { ($0, false) })
         self.platforms = platforms
-        self.inAppBrowsers = TokenSet(inAppBrowsers.map { ($0, false) })
     }
 
     /// The class of `userAgent`; `desktop` when no platform row decides.
     public func classify(_ userAgent: String) -> UserAgentClass {
         var agent = userAgent
         return agent.withUTF8 { bytes in
-            UserAgentClass(
-                bot: bot(in: bytes), platform: platform(in: bytes),
-                isInAppBrowser: inAppBrowsers.containsAny(in: bytes))
+            let (bot, inAppBrowser) = tokens.firstMatch(in: bytes, split: bots.count)
+            return UserAgentClass(
+                bot: bot.map { bots[$0].kind }, platform: platform(in: bytes), isInAppBrowser: inAppBrowser)
         }
-    }
-
-    private func bot(in bytes: UnsafeBufferPointer<UInt8>) -> BotKind? {
-        botTokens.firstMatch(in: bytes).map { bots[$0].kind }
     }
 
     private func platform(in bytes: UnsafeBufferPointer<UInt8>) -> Platform {

@@ -32,18 +32,64 @@ public struct Resolution: Sendable {
         }
     }
 
+    /// The fields, in one immutable box: a click passes and stores its resolution several times, and a copy is then
+    /// one retain instead of one per field.
+    private final class Fields: Sendable {
+        let location: Location
+        let routeIndex: Int
+        let route: Route
+        let params: PathParameters
+        /// The routes of the table the resolution came from, for ``matches``.
+        let routes: [Route]
+        let redirects: [Redirect]
+        let sameRoute: SameRoutePolicy?
+
+        init(
+            location: Location, routeIndex: Int, route: Route, params: PathParameters, routes: [Route],
+            redirects: [Redirect], sameRoute: SameRoutePolicy?
+        ) {
+            self.location = location
+            self.routeIndex = routeIndex
+            self.route = route
+            self.params = params
+            self.routes = routes
+            self.redirects = redirects
+            self.sameRoute = sameRoute
+        }
+    }
+
+    private let fields: Fields
+
+    /// A resolution to `route`, the route at `routeIndex` of `routes` (a table's: the chain's routes are found
+    /// there when ``matches`` is read).
+    init(
+        location: Location, routeIndex: Int, route: Route, params: PathParameters, routes: [Route],
+        redirects: [Redirect], sameRoute: SameRoutePolicy?
+    ) {
+        fields = Fields(
+            location: location, routeIndex: routeIndex, route: route, params: params, routes: routes,
+            redirects: redirects, sameRoute: sameRoute)
+    }
+
     /// The final location, after redirects.
-    public let location: Location
+    public var location: Location { fields.location }
     /// The index of the leaf route in the table the resolution came from.
-    public let routeIndex: Int
+    public var routeIndex: Int { fields.routeIndex }
     /// The leaf route.
-    public let route: Route
-    public let params: PathParameters
-    /// The chain root → leaf.
-    public let matches: [MatchedRoute]
-    public let redirects: [Redirect]
+    public var route: Route { fields.route }
+    public var params: PathParameters { fields.params }
+    /// The chain root → leaf, each route with the part of the location it matched. Written out when read (answers
+    /// do; a click does not).
+    public var matches: [MatchedRoute] {
+        route.chain.map { index in
+            let chained = fields.routes[index]
+            let path = index == routeIndex ? location.path : location.path(prefix: chained.pattern.segments.count)
+            return MatchedRoute(pattern: chained.pattern, name: chained.name, location: path)
+        }
+    }
+    public var redirects: [Redirect] { fields.redirects }
     /// Set only when `current` was given and resolves (without redirects) to the same leaf route.
-    public let sameRoute: SameRoutePolicy?
+    public var sameRoute: SameRoutePolicy? { fields.sameRoute }
 }
 
 extension Resolution {

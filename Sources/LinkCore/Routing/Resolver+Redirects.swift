@@ -10,10 +10,10 @@ extension Resolver {
     /// redirect that was refused, `limit`), `invalid_request` for a negative `redirectLimit`.
     ///
     /// With `evaluateRules: false` the location is only matched (FJRouter's `canOpen`): no `when` runs, no rule
-    /// redirects or intercepts.
+    /// redirects or intercepts. `context` is built only when a `when` runs (most routes have none).
     public func resolve(
-        _ origin: Location, context: JSONValue = .null, current: String? = nil, redirectLimit requested: Int? = nil,
-        evaluateRules: Bool = true
+        _ origin: Location, context: @autoclosure () -> JSONValue = .null, current: String? = nil,
+        redirectLimit requested: Int? = nil, evaluateRules: Bool = true
     ) throws(LinkError) -> Resolution {
         if let requested, requested < 0 {
             throw LinkError(
@@ -40,7 +40,7 @@ extension Resolver {
                     text = current
                     if chain.isEmpty { chain = [current] }
                     if let condition = rule.when {
-                        if data == nil { data = ruleData(location, current, params, context, leaf) }
+                        if data == nil { data = ruleData(location, current, params, context(), leaf) }
                         guard try evaluate(condition, data!, route, ruleIndex) else { continue }
                     }
                     guard case .redirect(let target) = rule.action else {
@@ -67,15 +67,10 @@ extension Resolver {
                     continue hops
                 }
             }
-            let matches = leaf.chain.map { index -> Resolution.MatchedRoute in
-                let route = table.routes[index]
-                let path = index == leafIndex ? location.path : location.path(prefix: route.pattern.segments.count)
-                return .init(pattern: route.pattern, name: route.name, location: path)
-            }
             var sameRoute: SameRoutePolicy?
             if let current, try currentRouteIndex(current) == leafIndex { sameRoute = leaf.sameRoute }
             return Resolution(
-                location: location, routeIndex: leafIndex, route: leaf, params: params, matches: matches,
+                location: location, routeIndex: leafIndex, route: leaf, params: params, routes: table.routes,
                 redirects: redirects, sameRoute: sameRoute)
         }
     }

@@ -35,7 +35,7 @@ struct ConsoleEndpoints: Sendable {
             return HTTPError.response(for: .notFound(path: request.path), headers: securityHeaders)
         }
         let caching = [("ETag", asset.etag), ("Cache-Control", cacheControl)] + securityHeaders
-        if IfNoneMatch.matches(request.headers["if-none-match"], entityTag: asset.etag) {
+        if IfNoneMatch.matches(request.headers[.ifNoneMatch], entityTag: asset.etag) {
             return Response(status: 304, headers: caching)
         }
         return Response(status: 200, headers: [("Content-Type", asset.contentType)] + caching, body: asset.body)

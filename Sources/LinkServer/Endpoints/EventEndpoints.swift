@@ -91,7 +91,7 @@ final class EventEndpoints: Sendable {
         }
         let ttl = try body.int("ttl", in: EventBus.Limits.ttlRange) ?? EventBus.Limits.defaultTTL
         let subscribed: (id: String, cursor: Int)
-        if try bus.plannedTypeChanges(requests).isEmpty {
+        if try hub.withCurrentTypes({ try bus.plannedTypeChanges(requests) }).isEmpty {
             subscribed = try hub.subscribe(requests, ttl: .seconds(ttl))
         } else {
             // Registering a type or binding a name is a write (API.md §5): without the admin token (when one is
@@ -123,6 +123,8 @@ final class EventEndpoints: Sendable {
 
     /// `DELETE /v1/events/{name}` or `?pattern=`: 204; built-in types are `read_only`.
     private func remove(name: String?, pattern: Pattern?) throws -> Reply {
+        // A type another instance registered a moment ago is known here before it is removed.
+        _ = try hub.withCurrentTypes { try bus.type(named: name, pattern: pattern) }
         try typeWrites.withLock { _ in
             let type = try bus.type(named: name, pattern: pattern)
             if !type.isBuiltIn { try store.deleteEventType(type) }

@@ -7,9 +7,12 @@ struct OperationsEndpoints {
     let stage: @Sendable () -> ReadinessFlag.Stage
     let metrics: ServiceMetrics
 
+    /// The `/healthz` answer, the same every time: written once.
+    static let healthy = Response.json(["status": "ok"])
+
     var endpoints: [Endpoint] {
         [
-            Endpoint("GET", "/healthz", .open) { _, _ in .now(.json(["status": "ok"])) },
+            Endpoint("GET", "/healthz", .open) { _, _ in .now(OperationsEndpoints.healthy) },
             Endpoint("GET", "/readyz", .open) { [stage] _, _ in
                 switch stage() {
                 case .ready: .now(.json(["status": "ready"]))

@@ -14,7 +14,7 @@ struct QREndpoints: Sendable {
                 let symbol = try QREncoder.symbol(for: qr.url, errorCorrection: qr.errorCorrection)
                 let geometry = try QRGeometry(size: qr.size, modules: symbol.width, margin: qr.margin)
                 let caching = [("ETag", qr.entityTag), ("Cache-Control", QREndpoints.cacheControl)]
-                if IfNoneMatch.matches(request.headers["if-none-match"], entityTag: qr.entityTag) {
+                if IfNoneMatch.matches(request.headers[.ifNoneMatch], entityTag: qr.entityTag) {
                     return .now(Response(status: 304, headers: caching))
                 }
                 switch qr.format {

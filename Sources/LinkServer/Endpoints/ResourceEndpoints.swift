@@ -20,7 +20,7 @@ struct ResourceEndpoints {
             },
             Endpoint("PATCH", "/v1/resources", .write) { [state] request, _ in
                 let update = try ResourceUpdate(json: request.jsonBody())
-                let conditions = ResourcePreconditions.conditions(ifMatch: request.headers["if-match"])
+                let conditions = ResourcePreconditions.conditions(ifMatch: request.headers[.ifMatch])
                 let change = try state.write { try $0.updating(update, conditions: conditions) }
                 return .now(ResourceEndpoints.resourceResponse(change.resource, status: 200))
             },
@@ -28,7 +28,7 @@ struct ResourceEndpoints {
                 let items = try request.queryItems()
                 let target = try ResourceTarget.parse(
                     path: items.last { $0.0 == "path" }?.1, name: items.last { $0.0 == "name" }?.1)
-                let conditions = ResourcePreconditions.conditions(ifMatch: request.headers["if-match"])
+                let conditions = ResourcePreconditions.conditions(ifMatch: request.headers[.ifMatch])
                 _ = try state.write { try $0.deleting(target, conditions: conditions) }
                 return .now(.noContent)
             },

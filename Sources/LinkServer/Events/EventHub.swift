@@ -20,10 +20,17 @@ protocol EventHub: Sendable {
     ) throws -> JSONValue?
     /// Delivers an event at `location` to every subscription with a matching type.
     func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult
+    /// Emits to the location built from the type named `name` with `params` and `query`.
+    func emit(
+        name: String, params: OrderedDictionary<String, String>, query: [QueryItem], extra: JSONValue, time: String
+    ) throws -> EmitResult
     /// Answers every waiting poll here with an empty result (at shutdown).
     func releaseAll()
     /// Answers the polls whose wait elapsed and expires idle subscriptions; answers the next deadline.
     func expire(now: ContinuousClock.Instant) -> ContinuousClock.Instant?
+    /// Runs `body` (which looks types up in ``types``); a hub whose types follow other instances re-reads them once
+    /// and runs `body` again when it finds no such type.
+    func withCurrentTypes<Value>(_ body: () throws -> Value) throws -> Value
     /// Whether any subscription might receive an event (events nobody can receive are not built).
     var hasSubscriptions: Bool { get }
     /// Open subscriptions (those this instance knows of).
@@ -36,7 +43,8 @@ protocol EventHub: Sendable {
 }
 
 extension EventHub {
-    /// Emits to the location built from the type named `name` with `params` and `query`.
+    func withCurrentTypes<Value>(_ body: () throws -> Value) throws -> Value { try body() }
+
     func emit(
         name: String, params: OrderedDictionary<String, String>, query: [QueryItem], extra: JSONValue, time: String
     ) throws -> EmitResult {

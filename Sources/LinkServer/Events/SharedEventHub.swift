@@ -1,5 +1,6 @@
 import LinkCore
 import Logging
+import OrderedCollections
 import Synchronization
 
 /// The event bus shared by every instance on one PostgreSQL database (API.md §12).
@@ -40,6 +41,8 @@ final class SharedEventHub: EventHub {
     /// Serialises the wake-up checks (the follower and a new waiter may both run one).
     private let checking = Mutex(())
     private let clock: @Sendable () -> Int64
+    /// Re-reads the event types from the store (set by the owner of the type writes).
+    private let typesRefresher = Mutex<(@Sendable () throws -> Void)?>(nil)
     /// How often expired subscriptions and acknowledged events are removed.
     static let sweepInterval = Duration.seconds(5)
 
@@ -58,8 +61,26 @@ final class SharedEventHub: EventHub {
     /// Events kept in the log behind the last `seq` for subscriptions that have not acknowledged them.
     private var retained: Int { max(types.limits.queueLimit * 10, 10_000) }
 
+    /// Sets how the hub re-reads the event types: an emit or a subscription that names a type this instance has
+    /// not seen yet (registered on another one less than the follower's tick ago) re-reads them once before it
+    /// answers `no_match` or `unknown_name`.
+    func refreshTypes(with refresher: @escaping @Sendable () throws -> Void) {
+        typesRefresher.withLock { $0 = refresher }
+    }
+
+    /// Runs `body`; when it finds no such type, re-reads the types from the store and runs it once more.
+    func withCurrentTypes<Value>(_ body: () throws -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch let error as LinkError where error.code == .noMatch || error.code == .unknownName {
+            guard let refresher = typesRefresher.withLock({ $0 }) else { throw error }
+            try refresher()
+            return try body()
+        }
+    }
+
     func subscribe(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int) {
-        let shapes = try types.resolveTypes(requests).map { $0.pattern.shape() }
+        let shapes = try withCurrentTypes { try types.resolveTypes(requests) }.map { $0.pattern.shape() }
         let id = EventBus.newID()
         let cursor = try store.createSubscription(
             id: id, shapes: shapes, ttl: ttl.components.seconds * 1000, now: clock(),
@@ -100,7 +121,7 @@ final class SharedEventHub: EventHub {
     }
 
     func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult {
-        let matches = try types.matching(location)
+        let matches = try withCurrentTypes { try types.matching(location) }
         let events = matches.map { match in
             Event(seq: 0, type: match.type, location: location, parameters: match.parameters, extra: extra, time: time)
                 .json()
@@ -109,6 +130,13 @@ final class SharedEventHub: EventHub {
             shapes: matches.map { $0.type.pattern.shape() }, body: JSONValue.array(events).encodedString(), now: clock()
         )
         return EmitResult(seq: stored.seq, delivered: stored.delivered, matched: matches.map { $0.type.label })
+    }
+
+    func emit(
+        name: String, params: OrderedDictionary<String, String>, query: [QueryItem], extra: JSONValue, time: String
+    ) throws -> EmitResult {
+        let pattern = try withCurrentTypes { try types.type(named: name).pattern }
+        return try emit(LocationBuilder.location(for: pattern, params: params, query: query), extra: extra, time: time)
     }
 
     func releaseAll() {

@@ -14,7 +14,8 @@ struct EndpointTable: Sendable {
 
     private struct PathTemplate {
         var template: String
-        var endpoints: [String: Endpoint]
+        /// By method; a handful at most, so found by comparing the method rather than hashing it.
+        var endpoints: [(method: String, endpoint: Endpoint)]
     }
 
     private var templates: [PathTemplate] = []
@@ -24,9 +25,13 @@ struct EndpointTable: Sendable {
         var templates: [PathTemplate] = []
         for endpoint in endpoints {
             if let index = templates.firstIndex(where: { $0.template == endpoint.template }) {
-                templates[index].endpoints[endpoint.method] = endpoint
+                if let same = templates[index].endpoints.firstIndex(where: { $0.method == endpoint.method }) {
+                    templates[index].endpoints[same].endpoint = endpoint
+                } else {
+                    templates[index].endpoints.append((endpoint.method, endpoint))
+                }
             } else {
-                templates.append(PathTemplate(template: endpoint.template, endpoints: [endpoint.method: endpoint]))
+                templates.append(PathTemplate(template: endpoint.template, endpoints: [(endpoint.method, endpoint)]))
             }
         }
         self.templates = templates
@@ -40,7 +45,7 @@ struct EndpointTable: Sendable {
     }
 
     /// Every endpoint, for documentation tests.
-    var endpoints: [Endpoint] { templates.flatMap { $0.endpoints.values } }
+    var endpoints: [Endpoint] { templates.flatMap { $0.endpoints.map(\.endpoint) } }
 
     /// Finds the endpoint for `method` on the raw (percent-encoded) `path`.
     func match(method: String, path: String) -> Match {
@@ -49,8 +54,8 @@ struct EndpointTable: Sendable {
         }
         let template = templates[found.value]
         let lookup = method == "HEAD" ? "GET" : method
-        guard let endpoint = template.endpoints[lookup] else {
-            var allowed = template.endpoints.keys.sorted()
+        guard let endpoint = template.endpoints.first(where: { $0.method == lookup })?.endpoint else {
+            var allowed = template.endpoints.map(\.method).sorted()
             if allowed.contains("GET") { allowed.append("HEAD") }
             return .methodNotAllowed(template: template.template, allowed: allowed)
         }

@@ -4,7 +4,7 @@ import LinkCore
 extension Request {
     /// Whether the declared body type is JSON (`application/json`, `application/*+json`, or none given), in UTF-8.
     var hasJSONContentType: Bool {
-        guard let type = headers["content-type"] else { return true }
+        guard let type = headers[.contentType] else { return true }
         return Request.isJSONMediaType(type)
     }
 

@@ -1,5 +1,5 @@
-/// The request headers the service reads, in fixed fields: filled by a handful of lookups per request, with no
-/// dictionary to allocate and hash. Read by lower-case name: `headers["content-type"]`.
+/// The request headers the service reads, in fixed fields: filled in one pass over the request's headers, with no
+/// dictionary to allocate and hash. Read by field (`headers[.contentType]`) or by name (`headers["content-type"]`).
 struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// The names copied from each request; everything else is not read.
     static let names = [
@@ -10,7 +10,9 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// The names the API listener reads (the first ones of ``names``).
     static let apiNames = Array(names.prefix(7))
 
-    private var values: [String?] = Array(repeating: nil, count: names.count)
+    /// The value of each field by position in ``names``; empty until one is set (a request without any of them,
+    /// like most health checks, allocates nothing).
+    private var values: [String?] = []
 
     init() {}
 
@@ -18,43 +20,58 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         for (name, value) in elements { self[name] = value }
     }
 
-    private static func slot(_ name: String) -> Int? {
+    /// A header the service reads, named without a lookup: its raw value is its position in ``names``.
+    enum Field: Int, CaseIterable, Sendable {
+        case contentType, contentLength, authorization, ifMatch, ifNoneMatch, requestID, accept, host, userAgent
+        case acceptLanguage, referer, secPurpose, purpose
+    }
+
+    private static func field(_ name: String) -> Field? {
         // Callers name headers in lower case; only another spelling pays for lower-casing.
-        if let slot = exactSlot(name) { return slot }
-        return name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
-            ? exactSlot(name.lowercased()) : nil
+        if let slot = names.firstIndex(of: name) { return Field(rawValue: slot) }
+        guard name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return nil }
+        return names.firstIndex(of: name.lowercased()).flatMap(Field.init(rawValue:))
     }
 
-    private static func exactSlot(_ name: String) -> Int? {
-        switch name {
-        case "content-type": return 0
-        case "content-length": return 1
-        case "authorization": return 2
-        case "if-match": return 3
-        case "if-none-match": return 4
-        case "x-request-id": return 5
-        case "accept": return 6
-        case "host": return 7
-        case "user-agent": return 8
-        case "accept-language": return 9
-        case "referer": return 10
-        case "sec-purpose": return 11
-        case "purpose": return 12
-        default: return nil
-        }
-    }
-
-    /// The value of a header the service reads (`nil` when absent or not one of ``names``).
-    subscript(name: String) -> String? {
-        get { RequestHeaders.slot(name).flatMap { values[$0] } }
+    /// The value of one of the headers the service reads (`nil` when absent).
+    subscript(field: Field) -> String? {
+        get { values.isEmpty ? nil : values[field.rawValue] }
         set {
-            guard let slot = RequestHeaders.slot(name) else { return }
-            values[slot] = newValue
+            if values.isEmpty { values = Array(repeating: nil, count: RequestHeaders.names.count) }
+            values[field.rawValue] = newValue
         }
     }
 
-    /// Sets the header at position `index` of ``names``.
-    mutating func set(at index: Int, _ value: String) {
-        values[index] = value
+    static func == (lhs: RequestHeaders, rhs: RequestHeaders) -> Bool {
+        Field.allCases.allSatisfy { lhs[$0] == rhs[$0] }
+    }
+
+    private static let nameBytes = names.map { Array($0.utf8) }
+    /// The fields by the length of their name (at most two share one).
+    private static let fieldsByLength: [[Int]] = {
+        var byLength = [[Int]](repeating: [], count: (names.map(\.utf8.count).max() ?? 0) + 1)
+        for (index, name) in names.enumerated() { byLength[name.utf8.count].append(index) }
+        return byLength
+    }()
+
+    /// The field named `name` in any ASCII case (header names compare as libmicrohttpd compares them).
+    static func field(named name: UnsafeRawBufferPointer) -> Field? {
+        guard name.count < fieldsByLength.count else { return nil }
+        for index in fieldsByLength[name.count] {
+            let same = zip(nameBytes[index], name).allSatisfy { expected, byte in
+                expected == (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+            }
+            if same { return Field(rawValue: index) }
+        }
+        return nil
+    }
+
+    /// The value of a header the service reads by name (`nil` when absent or not one of ``names``).
+    subscript(name: String) -> String? {
+        get { RequestHeaders.field(name).flatMap { self[$0] } }
+        set {
+            guard let field = RequestHeaders.field(name) else { return }
+            self[field] = newValue
+        }
     }
 }

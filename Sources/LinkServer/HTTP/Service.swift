@@ -61,7 +61,7 @@ final class Service: RequestHandler {
         do {
             try auth.authorize(request, access: endpoint.access)
             if !request.body.isEmpty, !request.hasJSONContentType {
-                throw LinkError.unsupportedMediaType(request.headers["content-type"] ?? "")
+                throw LinkError.unsupportedMediaType(request.headers[.contentType] ?? "")
             }
             return try endpoint.handler(request, parameters)
         } catch let error as LinkError {

@@ -7,7 +7,7 @@ struct TokenCheck: Sendable {
     var readToken: String?
 
     func authorize(_ request: Request, access: Endpoint.Access) throws(LinkError) {
-        let presented = bearer(request.headers["authorization"])
+        let presented = bearer(request.headers[.authorization])
         switch access {
         case .open:
             return

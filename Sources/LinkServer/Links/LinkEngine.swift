@@ -33,34 +33,56 @@ final class LinkEngine: Sendable {
     /// Decides a click: counts it towards the clicked route's `maxClicks` atomically first when it is a counted
     /// person click, runs the pure ``ClickDecider``, keeps the token it used, and records the click.
     func decide(_ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64) throws -> ClickDecision {
-        let resolver = routes.resolver
+        try routes.withResolver { resolver in
+            try decide(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
+        }
+    }
+
+    private func decide(
+        _ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64, resolver: borrowing Resolver
+    ) throws -> ClickDecision {
         let needsCheck = ClickDecider.needsPlatformCheck(facts, lsp: lsp)
         let route = needsCheck ? nil : resolver.match(facts.location).map { resolver.table.routes[$0.index] }
         let clicksCounted = try route.flatMap { (route) throws in
             try self.clicksCounted(route, counting: counted && facts.bot == nil, now: now)
         }
         let clicked: Route?? = needsCheck ? nil : .some(route)
-        let reachable = storeReachable()
         let input = ClickDecider.Input(
             facts: facts, lsp: lsp, now: now, counted: counted, clicksCounted: clicksCounted, clicked: clicked,
-            token: reachable ? DeferredTokens.newToken : { nil })
+            token: storeReachable() ? DeferredTokens.newToken : { nil })
         var decision = decider.decide(input, resolver: resolver)
-        var facts = facts
-        facts.platform = ClickDecider.platform(facts, lsp: lsp)
-        if decision.kind != .platformCheck, decision.tokenUsed, let token = decision.token,
-            let resolution = decision.resolution
-        {
+        if decision.kind != .platformCheck {
+            // The click counts under an ambiguous person's `_lsp` choice: the facts are copied only to say so.
+            let platform = ClickDecider.platform(facts, lsp: lsp)
+            if platform == facts.platform {
+                decision = try keep(decision, input, resolver: resolver, facts: facts, counted: counted, now: now)
+            } else {
+                var chosen = facts
+                chosen.platform = platform
+                decision = try keep(decision, input, resolver: resolver, facts: chosen, counted: counted, now: now)
+            }
+        }
+        metrics?.recordLinkDecision(decision.kind.rawValue, platform: facts.bot?.rawValue ?? decision.platform)
+        return decision
+    }
+
+    /// Keeps the token `decision` used and records the click (when `counted`); answers the decision as it leaves.
+    /// When the shared store cannot keep the token, the decision is made again without one (API.md §12).
+    private func keep(
+        _ decision: ClickDecision, _ input: ClickDecider.Input, resolver: borrowing Resolver, facts: ClickFacts,
+        counted: Bool,
+        now: Int64
+    ) throws -> ClickDecision {
+        var decision = decision
+        if decision.tokenUsed, let token = decision.token, let resolution = decision.resolution {
             do {
                 try keepToken(token, resolution, facts: facts, now: now)
             } catch let error as LinkError where error.code == .unavailable {
-                // The shared store is unreachable: answer without a token rather than not at all (API.md §12).
                 var withoutToken = input
                 withoutToken.token = { nil }
                 decision = decider.decide(withoutToken, resolver: resolver)
             }
         }
-        metrics?.recordLinkDecision(decision.kind.rawValue, platform: facts.bot?.rawValue ?? decision.platform)
-        guard decision.kind != .platformCheck else { return decision }
         if counted { record(decision, facts: facts, kind: facts.bot == nil ? .click : .bot, now: now) }
         return decision
     }

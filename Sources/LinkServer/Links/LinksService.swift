@@ -16,6 +16,7 @@ final class LinksService: RequestHandler {
     private let observers: Mutex<[@Sendable (RequestSummary) -> Void]> = Mutex([])
     private let logger: Logger
     private let accessLogLevel: Logger.Level?
+    private let classifier = UserAgentClassifier.standard
 
     init(
         engine: LinkEngine, association: AssociationFiles, hosts: [String]?, appEndpoints: [Endpoint],
@@ -47,17 +48,14 @@ final class LinksService: RequestHandler {
         observers.withLock { $0.append(observer) }
     }
 
-    static let appPaths: Set<String> = ["/v1/deferred/claim", "/v1/links/opens"]
-
     func handle(_ request: Request) -> (endpoint: String, reply: Reply) {
-        let host = LinksService.hostName(request.headers["host"])
+        let host = LinksService.hostName(request.headers[.host])
         if let hosts, !hosts.allows(host) {
             return ("links:host", .now(page(404, LinkPage.message(title: "Not found", text: "Unknown host."))))
         }
-        if LinksService.appPaths.contains(request.path) {
-            return ("links:" + request.path, rateLimited(request) ?? apps.handle(request).reply)
-        }
         switch request.path {
+        case "/v1/deferred/claim", "/v1/links/opens":  // the app endpoints
+            return ("links:" + request.path, rateLimited(request) ?? apps.handle(request).reply)
         case "/.well-known/apple-app-site-association", "/apple-app-site-association":
             return ("links:aasa", .now(file(\.apple, request)))
         case "/.well-known/assetlinks.json":
@@ -118,7 +116,7 @@ final class LinksService: RequestHandler {
             return page(404, LinkPage.message(title: "Not found", text: "No app is configured for this file."))
         }
         let headers = [("Content-Type", "application/json"), ("Cache-Control", "max-age=300"), ("ETag", file.etag)]
-        if IfNoneMatch.matches(request.headers["if-none-match"], entityTag: file.etag) {
+        if IfNoneMatch.matches(request.headers[.ifNoneMatch], entityTag: file.etag) {
             return Response(status: 304, headers: Array(headers.dropFirst()))
         }
         return Response(status: 200, headers: headers, body: file.body)
@@ -126,7 +124,30 @@ final class LinksService: RequestHandler {
 
     /// The `Host` header without its port, lower-cased (`[::1]:8081` → `::1`).
     static func hostName(_ header: String?) -> String {
-        guard var host = header?.trimmingSpaces.lowercased() else { return "" }
+        guard var header else { return "" }
+        // An ASCII header (every real one) is cut byte by byte; any other Character by Character, where a
+        // combining mark may join the `:` or `]` next to it.
+        let host: String? = header.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            var lower = 0
+            var upper = bytes.count
+            while lower < upper, blank(bytes[lower]) { lower += 1 }
+            while upper > lower, blank(bytes[upper - 1]) { upper -= 1 }
+            let trimmed = bytes[lower..<upper]
+            var host = trimmed
+            if trimmed.first == UInt8(ascii: "[") {
+                if let close = trimmed.firstIndex(of: UInt8(ascii: "]")) { host = bytes[(lower + 1)..<close] }
+            } else if let colon = trimmed.lastIndex(of: UInt8(ascii: ":")) {
+                host = bytes[lower..<colon]
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: host), as: UTF8.self).lowercased()
+        }
+        return host ?? characterWiseHostName(header)
+    }
+
+    private static func characterWiseHostName(_ header: String) -> String {
+        var host = header.trimmingSpaces.lowercased()
         if host.hasPrefix("[") {
             if let close = host.firstIndex(of: "]") { host = String(host[host.index(after: host.startIndex)..<close]) }
         } else if let colon = host.lastIndex(of: ":") {
@@ -154,27 +175,31 @@ final class LinksService: RequestHandler {
 extension LinksService {
     /// A click (API.md §7 "A click").
     private func click(_ request: Request, host: String) -> Response {
-        let json = LinksService.wantsJSON(request.headers["accept"])
-        let prefetch = [request.headers["sec-purpose"], request.headers["purpose"]].contains {
+        let json = LinksService.wantsJSON(request.headers[.accept])
+        let prefetch = [request.headers[.secPurpose], request.headers[.purpose]].contains {
             $0?.lowercased().contains("prefetch") ?? false
         }
         let counted = request.method == "GET" && !json && !prefetch
         let (rawQuery, lsp) = LinksService.strippingReserved(request.rawQuery)
+        let target = rawQuery.isEmpty ? request.path : request.path + "?" + rawQuery
         let location: Location
         do {
-            location = try Location(request.path + (rawQuery.isEmpty ? "" : "?" + rawQuery))
+            location = try Location(target)
         } catch {
             return page(400, LinkPage.message(title: "Bad link", text: "This link is malformed."))
         }
-        let agent = request.headers["user-agent"]
-        let classes = UserAgentClassifier.standard.classify(agent ?? "")
+        let agent = request.headers[.userAgent]
+        let classes = classifier.classify(agent ?? "")
+        let hostHeader = request.headers[.host] ?? host
+        var link = "https://"
+        link.reserveCapacity(link.utf8.count + hostHeader.utf8.count + target.utf8.count)
+        link += hostHeader
+        link += target
         let facts = ClickFacts(
-            location: location,
-            linkAsClicked: "https://" + (request.headers["host"] ?? host) + request.path
-                + (rawQuery.isEmpty ? "" : "?" + rawQuery),
-            host: request.headers["host"] ?? host, platform: classes.platform, bot: classes.bot,
-            inAppBrowser: classes.isInAppBrowser, language: ClickFacts.language(request.headers["accept-language"]),
-            userAgent: agent, referrer: request.headers["referer"], via: "click")
+            location: location, linkAsClicked: link, host: hostHeader,
+            platform: classes.platform, bot: classes.bot,
+            inAppBrowser: classes.isInAppBrowser, language: ClickFacts.language(request.headers[.acceptLanguage]),
+            userAgent: agent, referrer: request.headers[.referer], via: "click")
         let decision: ClickDecision
         do {
             decision = try engine.decide(facts, lsp: lsp, counted: counted, now: WallClock.milliseconds())
@@ -182,16 +207,16 @@ extension LinksService {
             logger.error("click failed", metadata: ["request.id": "\(request.id)", "error": "\(error)"])
             return HTTPError.response(for: HTTPError.internalError)
         }
-        let common = LinksService.clickHeaders
+        var headers = LinksService.clickHeaders
         if json {
-            return .json(decision.json(includingResolution: auth.allowsRead(request)), headers: common)
+            return .json(decision.json(includingResolution: auth.allowsRead(request)), headers: headers)
         }
         if let page = decision.page {
-            var headers: [(String, String)] = []
-            if decision.kind == .landing { headers.append(("Referrer-Policy", "no-referrer")) }
-            return self.page(decision.status, page, headers: headers)
+            let extra = decision.kind == .landing ? [("Referrer-Policy", "no-referrer")] : []
+            return self.page(decision.status, page, headers: extra)
         }
-        return Response(status: decision.status, headers: common + [("Location", decision.target ?? "/")])
+        headers.append(("Location", decision.target ?? "/"))
+        return Response(status: decision.status, headers: headers)
     }
 
     /// Whether `Accept` lists `application/json` and not `text/html`.

@@ -93,11 +93,12 @@ final class Daemon: @unchecked Sendable {
         requestsInFlight.subtract(1, ordering: .relaxed)
         // A kept-alive connection now waits for its next request, whose head is due in time like the first.
         if let watched = state.watched { deadlines.awaitHead(watched) }
-        guard let request = state.request else { return }
+        // The two fields, not a copy of the whole request.
+        guard let method = state.request?.method, let id = state.request?.id else { return }
         handler.completed(
             RequestSummary(
-                method: request.method, target: state.rawTarget, endpoint: state.endpoint, status: state.status,
-                duration: ContinuousClock.now - state.startedAt, requestID: request.id,
+                method: method, target: state.rawTarget, endpoint: state.endpoint, status: state.status,
+                duration: ContinuousClock.now - state.startedAt, requestID: id,
                 answered: termination == .REQUEST_TERMINATED_COMPLETED_OK))
     }
 
@@ -109,7 +110,7 @@ final class Daemon: @unchecked Sendable {
         let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
         switch state.phase {
         case .receiving:
-            guard var request = state.request else {
+            guard state.request != nil else {
                 return begin(state, connection: connection, method: method, line: line)
             }
             let size = uploadDataSize.pointee
@@ -133,10 +134,14 @@ final class Daemon: @unchecked Sendable {
                 return queue(tooLarge(), on: connection, state: state)
             }
             if let watched = state.watched { deadlines.clear(watched) }
-            request.body = state.body
-            state.body = []
-            state.request = request
+            // The request moves out of the state for the handler and back, taking the body: never copied.
+            guard var request = state.request.take() else { return .NO }
+            if !state.body.isEmpty {
+                request.body = state.body
+                state.body = []
+            }
             let (endpoint, reply) = handler.handle(request)
+            state.request = request
             state.endpoint = endpoint
             switch reply {
             case .now(let response):
@@ -167,22 +172,21 @@ final class Daemon: @unchecked Sendable {
     private func begin(
         _ state: ConnectionState, connection: OpaquePointer, method: UnsafePointer<CChar>, line: RequestLine
     ) -> MHD_Result {
-        var headers = RequestHeaders()
-        // The click headers only where clicks are served: each lookup scans the request's header list.
-        let names = settings.readsClientAddress ? RequestHeaders.names : RequestHeaders.apiNames
-        for (index, name) in names.enumerated() {
-            if let value = name.withCString({ MHD_lookup_connection_value(connection, .HEADER_KIND, $0) }) {
-                headers.set(at: index, String(cString: value))
-            }
+        // The click headers only where clicks are served.
+        var received = ReceivedHeaders(
+            fieldCount: settings.readsClientAddress ? RequestHeaders.names.count : RequestHeaders.apiNames.count)
+        _ = withUnsafeMutablePointer(to: &received) {
+            MHD_get_connection_values_n(connection, .HEADER_KIND, Trampolines.requestHeader, $0)
         }
-        let id = requestID(from: headers["x-request-id"])
+        let headers = received.headers
+        let id = requestID(from: headers[.requestID])
         var request = Request(method: String(cString: method), target: state.rawTarget, headers: headers, id: id)
         if settings.readsClientAddress {
-            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-                if cmhd_client_address(connection, buffer.baseAddress!, 64) == 1 {
-                    request.clientAddress = String(cString: buffer.baseAddress!)
-                }
+            var address: (UInt64, UInt64) = (0, 0)
+            let length = withUnsafeMutableBytes(of: &address) {
+                cmhd_client_address_bytes(connection, $0.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
+            request.client = ClientAddress(length: Int(length), bytes: address)
         }
         state.request = request
         if let watched = state.watched { deadlines.clear(watched) }
@@ -190,10 +194,7 @@ final class Daemon: @unchecked Sendable {
         guard line.targetSpans(state.rawTargetBytes) else {
             return queue(refusal(LinkError.nulInTarget), on: connection, state: state)
         }
-        var framing = RequestFraming()
-        _ = withUnsafeMutablePointer(to: &framing) {
-            MHD_get_connection_values_n(connection, .HEADER_KIND, Trampolines.framingHeader, $0)
-        }
+        let framing = received.framing
         do {
             try framing.check()
         } catch {
@@ -203,7 +204,7 @@ final class Daemon: @unchecked Sendable {
             let error = LinkError.uriTooLong(limit: settings.maxURIBytes)
             return queue(HTTPError.response(for: error), on: connection, state: state)
         }
-        if let length = headers["content-length"].flatMap({ Int($0.trimmingSpaces) }), length > settings.maxBodyBytes {
+        if let length = headers[.contentLength].flatMap({ Int($0.trimmingSpaces) }), length > settings.maxBodyBytes {
             return queue(tooLarge(), on: connection, state: state)
         }
         if framing.expectsBody, let watched = state.watched { deadlines.awaitBody(watched) }

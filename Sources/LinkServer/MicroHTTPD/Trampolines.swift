@@ -66,15 +66,11 @@ enum Trampolines {
         }
     }
 
-    /// `MHD_KeyValueIteratorN` over a request's headers: adds each to the ``RequestFraming`` that `cls` points to.
-    static let framingHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+    /// `MHD_KeyValueIteratorN` over a request's headers: adds each to the ``ReceivedHeaders`` that `cls` points to.
+    static let requestHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
         guard let cls, let key else { return .YES }
-        let name = UnsafeRawBufferPointer(start: key, count: keySize)
-        // Only two names matter; skip the rest before copying anything.
-        guard keySize == 14 || keySize == 17 else { return .YES }
-        let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) }
-        cls.assumingMemoryBound(to: RequestFraming.self).pointee.add(
-            name: String(decoding: name, as: UTF8.self), value: text ?? "")
+        cls.assumingMemoryBound(to: ReceivedHeaders.self).pointee.add(
+            name: UnsafeRawBufferPointer(start: key, count: keySize), value: value, valueSize: valueSize)
         return .YES
     }
 }

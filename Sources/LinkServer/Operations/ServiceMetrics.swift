@@ -17,8 +17,10 @@ final class ServiceMetrics: Sendable {
     private let gauges = Mutex<[(Metrics.Gauge, @Sendable () -> Int)]>([])
     /// Slot outcomes, made up front like the resolve outcomes.
     private let slotCounters: [String: Metrics.Counter]
-    /// Link decisions by decision and platform (a bot's kind for bots), made up front: both lists are closed.
-    private let linkCounters: [String: [String: Metrics.Counter]]
+    /// Link decisions by decision and platform (a bot's kind for bots), made up front: both lists are closed. Row
+    /// by row in the order of ``linkDecisions``, each row in the order of ``linkPlatforms``; found by comparing a
+    /// few short strings, cheaper than hashing two for nested dictionaries.
+    private let linkCounters: [Metrics.Counter]
     static let linkDecisions = [
         "redirect", "preview", "landing", "intent", "platform_check", "not_found", "expired", "open",
     ]
@@ -32,15 +34,13 @@ final class ServiceMetrics: Sendable {
             .seconds(1), .seconds(5), .seconds(30), .seconds(60),
         ]
         self.factory = factory
-        var links: [String: [String: Metrics.Counter]] = [:]
-        for decision in ServiceMetrics.linkDecisions {
-            for platform in ServiceMetrics.linkPlatforms {
-                links[decision, default: [:]][platform] = Metrics.Counter(
+        linkCounters = ServiceMetrics.linkDecisions.flatMap { decision in
+            ServiceMetrics.linkPlatforms.map { platform in
+                Metrics.Counter(
                     label: "linkserver_link_decisions_total",
                     dimensions: [("decision", decision), ("platform", platform)], factory: factory)
             }
         }
-        linkCounters = links
         let outcomes = ["resolved", "redirected"] + LinkError.Code.allCases.map(\.rawValue)
         slotCounters = Dictionary(
             uniqueKeysWithValues: [
@@ -73,9 +73,9 @@ final class ServiceMetrics: Sendable {
     }
 
     /// The methods that get a label of their own; every other one is counted as `other`.
-    static let labelledMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+    static let labelledMethods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 
-    /// The `method` label of a request method.
+    /// The `method` label of a request method (a few comparisons, cheaper than hashing it for a set).
     static func methodLabel(_ method: String) -> String {
         labelledMethods.contains(method) ? method : "other"
     }
@@ -139,6 +139,9 @@ final class ServiceMetrics: Sendable {
 
     /// Counts a decision of the links listener or an app open.
     func recordLinkDecision(_ decision: String, platform: String) {
-        linkCounters[decision]?[platform]?.increment()
+        guard let row = ServiceMetrics.linkDecisions.firstIndex(of: decision),
+            let column = ServiceMetrics.linkPlatforms.firstIndex(of: platform)
+        else { return }
+        linkCounters[row * ServiceMetrics.linkPlatforms.count + column].increment()
     }
 }

@@ -53,6 +53,10 @@ final class RouteRegistry: Sendable {
             self.resolver = resolver
             self.revision = revision
         }
+
+        func lend<Result>(_ body: (borrowing Resolver) throws -> Result) rethrows -> Result {
+            try body(resolver)
+        }
     }
 
     /// Checks run on every new table before it is committed (the association files' size limit).
@@ -72,6 +76,12 @@ final class RouteRegistry: Sendable {
 
     /// The current resolver (a value: later writes do not change it).
     var resolver: Resolver { snapshot.withLock { $0 }.resolver }
+
+    /// Runs `body` with the current resolver, lent from the published snapshot rather than copied out of it (a copy
+    /// retains every part of the route table).
+    func withResolver<Result>(_ body: (borrowing Resolver) throws -> Result) rethrows -> Result {
+        try snapshot.withLock { $0 }.lend(body)
+    }
 
     var count: Int { resolver.table.count }
 

@@ -38,6 +38,12 @@ final class ClickLedger: Sendable {
         pending.withLock { pending in pending.add(key, name: name, count: 1, limit: limit) }
     }
 
+    /// Adds `count` to an entry; `name`, when set, replaces the name last seen.
+    static func add(_ count: Int, name: String?, to entry: inout (name: String?, count: Int)) {
+        entry.count += count
+        if let name { entry.name = name }
+    }
+
     /// Starts the writer.
     func start() {
         let timer = DeadlineTimer(name: "linkserver-click-writer") { [self] now in
@@ -102,10 +108,10 @@ final class ClickLedger: Sendable {
 extension ClickLedger.Pending {
     /// Adds `count` clicks of `key`, then drops the oldest beyond `limit`.
     mutating func add(_ key: ClickKey, name: String?, count: Int, limit: Int) {
-        let entry = counters[key]
-        counters[key] = (name ?? entry?.name, (entry?.count ?? 0) + count)
+        // One hash of the key: the entry is updated in place.
+        ClickLedger.add(count, name: name, to: &counters[key, default: (nil, 0)])
         total += count
-        trim(to: limit)
+        if total > limit { trim(to: limit) }
     }
 
     /// Drops the oldest clicks until at most `limit` are kept.

@@ -194,5 +194,21 @@ extension PostgresSuites {
             #expect(try Self.poll(servers[2].port, id, after: 0).errorCode == "subscription_not_found")
             #expect(try Self.emit(servers[1].port, "/seek/1")["delivered"] == 0)
         }
+        @Test func aTypeRegisteredOnAIsUsableOnBAtOnce() throws {
+            let servers = try Self.three()
+            for index in 0..<5 {
+                let registered = try HTTPClient(port: servers[0].port).post(
+                    "/v1/events", ["path": .string("/fresh\(index)/:p"), "name": .string("fresh\(index)")])
+                #expect(registered.status == 201)
+                // No waiting for the follower: the instance that has not seen the type yet reads the types again.
+                let subscribed = try HTTPClient(port: servers[2].port).post(
+                    "/v1/events/subscriptions", ["events": [["name": .string("fresh\(index)")]]])
+                #expect(subscribed.status == 201, "\(subscribed.text)")
+                let emitted = try HTTPClient(port: servers[1].port).post(
+                    "/v1/events/emit", ["name": .string("fresh\(index)"), "params": ["p": "1"]])
+                #expect(emitted.status == 200, "\(emitted.text)")
+                #expect(emitted.json?["delivered"] == 1)
+            }
+        }
     }
 }

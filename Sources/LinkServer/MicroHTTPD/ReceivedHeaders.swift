@@ -1,0 +1,29 @@
+/// What one pass over a request's header list collects: the fields the service reads (``RequestHeaders``) and every
+/// framing field (``RequestFraming``). It replaces a libmicrohttpd lookup per name, each of which walked the list.
+struct ReceivedHeaders {
+    var headers = RequestHeaders()
+    var framing = RequestFraming()
+    /// Only the first `fieldCount` fields of ``RequestHeaders/Field`` are read (the API listener needs fewer).
+    let fieldCount: Int
+
+    init(fieldCount: Int) {
+        self.fieldCount = fieldCount
+    }
+
+    /// Records one header as libmicrohttpd stores it (`value` NUL-terminated, `valueSize` bytes before the NUL). Of
+    /// a name sent twice the first value is read, as `MHD_lookup_connection_value` does.
+    mutating func add(name: UnsafeRawBufferPointer, value: UnsafePointer<CChar>?, valueSize: Int) {
+        // Only the two framing names are 14 or 17 bytes long; skip the rest before copying anything.
+        if name.count == 14 || name.count == 17 {
+            let text = value.map {
+                String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self)
+            }
+            framing.add(name: String(decoding: name, as: UTF8.self), value: text ?? "")
+        }
+        if let value, let field = RequestHeaders.field(named: name), field.rawValue < fieldCount,
+            headers[field] == nil
+        {
+            headers[field] = String(cString: value)
+        }
+    }
+}
