@@ -32,17 +32,22 @@ struct Request: Sendable {
 
     /// Splits a raw request target (`/a/b?x=1`) into path and query.
     init(method: String, target: String, headers: RequestHeaders = [:], body: [UInt8] = [], id: String = "test") {
+        // The fields are set here rather than through the other initialiser, which built the request a second time.
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.id = id
         let utf8 = target.utf8
         // Searched in the contiguous bytes: the generic search over the UTF-8 view costs several times more.
         var text = target
         let offset = text.withUTF8 { $0.firstIndex(of: UInt8(ascii: "?")) }
         if let offset {
             let mark = utf8.index(utf8.startIndex, offsetBy: offset)
-            self.init(
-                method: method, path: String(target[..<mark]), rawQuery: String(target[utf8.index(after: mark)...]),
-                headers: headers, body: body, id: id)
+            path = String(target[..<mark])
+            rawQuery = String(target[utf8.index(after: mark)...])
         } else {
-            self.init(method: method, path: target, rawQuery: nil, headers: headers, body: body, id: id)
+            path = target
+            rawQuery = nil
         }
     }
 }

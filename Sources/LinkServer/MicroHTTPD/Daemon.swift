@@ -188,7 +188,7 @@ final class Daemon: @unchecked Sendable {
             }
             request.client = ClientAddress(length: Int(length), bytes: address)
         }
-        state.request = request
+        state.request = consume request
         if let watched = state.watched { deadlines.clear(watched) }
         // A NUL byte in the target cuts every C string of it short: refuse it rather than serve a shorter target.
         guard line.targetSpans(state.rawTargetBytes) else {
