@@ -445,7 +445,8 @@ public final class EventBus: Sendable {
 
     // MARK: - Helpers
 
-    static func notFound(_ id: String) -> LinkError {
+    /// `subscription_not_found` for `id` (also answered by a hub that keeps subscriptions elsewhere).
+    public static func notFound(_ id: String) -> LinkError {
         LinkError(
             .subscriptionNotFound, "No subscription '\(id)' (unknown or expired)", details: ["id": .string(id)])
     }

@@ -83,26 +83,26 @@ final class SharedEventHub: EventHub {
         let shapes = try withCurrentTypes { try types.resolveTypes(requests) }.map { $0.pattern.shape() }
         let id = EventBus.newID()
         let cursor = try store.createSubscription(
-            id: id, shapes: shapes, ttl: ttl.components.seconds * 1000, now: clock(),
+            id: id, shapes: shapes, ttl: ttl.milliseconds, now: clock(),
             limit: types.limits.maxSubscriptions)
         state.withLock { $0.subscriptions += 1 }
         return (id, cursor)
     }
 
     func cancel(_ id: String) throws {
-        guard try store.deleteSubscription(id: id) else { throw SharedEventHub.notFound(id) }
+        guard try store.deleteSubscription(id: id) else { throw EventBus.notFound(id) }
         release(id, before: .max)
     }
 
     func poll(
         _ id: String, after: Int?, wait: Duration, complete: @escaping @Sendable (JSONValue) -> Void
     ) throws -> JSONValue? {
-        let waitMilliseconds = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
         guard
             let found = try store.pollSubscription(
-                id: id, after: after, now: clock(), wait: max(0, waitMilliseconds), queueLimit: types.limits.queueLimit,
+                id: id, after: after, now: clock(), wait: max(0, wait.milliseconds),
+                queueLimit: types.limits.queueLimit,
                 supersedes: true)
-        else { throw SharedEventHub.notFound(id) }
+        else { throw EventBus.notFound(id) }
         // This poll supersedes any waiting one on the same subscription (here; elsewhere by the notification).
         release(id, before: found.generation)
         if !found.events.isEmpty || found.missed > 0 || wait <= .zero { return try answer(found) }
@@ -282,10 +282,5 @@ final class SharedEventHub: EventHub {
 
     private static func body(events: [JSONValue], cursor: Int, missed: Int) -> JSONValue {
         ["events": .array(events), "cursor": .int(cursor), "missed": .int(missed)]
-    }
-
-    static func notFound(_ id: String) -> LinkError {
-        LinkError(
-            .subscriptionNotFound, "No subscription '\(id)' (unknown or expired)", details: ["id": .string(id)])
     }
 }

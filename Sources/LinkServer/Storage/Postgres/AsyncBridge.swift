@@ -44,8 +44,7 @@ enum AsyncBridge {
             handoff.result.withLock { $0 = result }
             handoff.done.signal()
         }
-        let milliseconds = Int(
-            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int(timeout.milliseconds)
         if handoff.done.wait(timeout: .now() + .milliseconds(milliseconds)) == .timedOut {
             task.cancel()
             throw PostgresStoreError.timedOut
