@@ -221,20 +221,7 @@ extension PostgresSuites {
         }
 
         @Test func anUnreachableDatabaseStopsTheStartWithExitCode2() throws {
-            // A port nothing listens on: bind one, note it, close it.
-            let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                    bind(probe, pointer, length)
-                    return getsockname(probe, pointer, &length)
-                }
-            }
-            let port = UInt16(bigEndian: address.sin_port)
-            close(probe)
+            let port = unusedLoopbackPort()
             let server = try ServerProcess(arguments: [
                 "--port", "0", "--storage-url", "postgres://app:hunter2secret@127.0.0.1:\(port)/links", "--routes",
                 "/nonexistent.json",

@@ -4,33 +4,12 @@ import LinkCore
 import Synchronization
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 extension PostgresSuites {
     /// `deploy/nginx.conf`, started for real on loopback in front of two instances on one PostgreSQL database
     /// (docs/deployment.md): writes, resolves, a long-poll through the proxy woken by an emit, a click.
     @Suite struct NginxDeploymentTests {
         static var nginx: String? {
             ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        }
-
-        /// A loopback port nothing listens on now (bound, read, closed).
-        static func freePort() -> UInt16 {
-            let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(probe) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                    bind(probe, pointer, length)
-                    return getsockname(probe, pointer, &length)
-                }
-            }
-            return UInt16(bigEndian: address.sin_port)
         }
 
         /// The example config with its ports replaced: the two instances' listeners and two free front ports.
@@ -63,7 +42,7 @@ extension PostgresSuites {
                 try MultiInstanceTests.instance(url, config: settings),
             ]
             let folder = TestServer.temporaryDirectory()
-            let front = (Self.freePort(), Self.freePort())
+            let front = (unusedLoopbackPort(), unusedLoopbackPort())
             let path = try Self.config(
                 api: instances.map(\.port), links: instances.map(\.linksPort), front: front, folder: folder)
             let process = Process()

@@ -29,6 +29,21 @@ extension PostgresSuites {
             }
         }
 
+        /// Runs `body` on a plain thread with two stores on one fresh database, closed afterwards.
+        static func onTwoStores(_ body: @escaping @Sendable (PostgresStore, PostgresStore) throws -> Void) async throws
+        {
+            try await onThread {
+                let url = try PostgresTestDatabase.create()
+                let a = try open(url)
+                let b = try open(url)
+                defer {
+                    try? a.close()
+                    try? b.close()
+                }
+                try body(a, b)
+            }
+        }
+
         static func open(_ url: String) throws -> PostgresStore {
             guard case .postgres(let location) = try StorageURL(parsing: url) else {
                 throw PostgresTestDatabase.Missing()
@@ -55,14 +70,7 @@ extension PostgresSuites {
         }
 
         @Test func aRouteWriteFromAStaleRevisionConflicts() async throws {
-            try await Self.onThread {
-                let url = try PostgresTestDatabase.create()
-                let a = try Self.open(url)
-                let b = try Self.open(url)
-                defer {
-                    try? a.close()
-                    try? b.close()
-                }
+            try await Self.onTwoStores { (a, b) throws in
                 #expect(try a.replaceRouteTrees([["path": "/a"]], ifRevision: 0) == 1)
                 #expect(throws: StoreConflict.self) { try b.replaceRouteTrees([["path": "/b"]], ifRevision: 0) }
                 #expect(try b.replaceRouteTrees([["path": "/a"], ["path": "/b"]], ifRevision: 1) == 2)
@@ -115,14 +123,7 @@ extension PostgresSuites {
         }
 
         @Test func resourceRevisionsAreCheckedAgainstTheStore() async throws {
-            try await Self.onThread {
-                let url = try PostgresTestDatabase.create()
-                let a = try Self.open(url)
-                let b = try Self.open(url)
-                defer {
-                    try? a.close()
-                    try? b.close()
-                }
+            try await Self.onTwoStores { (a, b) throws in
                 let resource = Resource(
                     pattern: try Pattern("/flags/:p"), name: "flags", content: .value(1), revision: 1)
                 try a.saveResourceChange(.created(resource), revision: 1)
