@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -15,11 +16,28 @@
 /// Its return value becomes the request's initial `*req_cls`.
 typedef void *(*cmhd_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
 
+/// Receives each of libmicrohttpd's own log lines, already formatted (Swift cannot read a `va_list`).
+typedef void (*cmhd_log_callback)(void *cls, const char *message);
+
+/// Where `cmhd_format_log` sends a line: owned by the caller, alive as long as the daemon.
+struct cmhd_logger {
+    cmhd_log_callback callback;
+    void *cls;
+};
+
+/// `MHD_OPTION_EXTERNAL_LOGGER`'s callback: formats the line (cut at 511 bytes) and hands it to the logger.
+static inline void cmhd_format_log(void *cls, const char *format, va_list arguments) {
+    char message[512];
+    vsnprintf(message, sizeof message, format, arguments);
+    const struct cmhd_logger *logger = (const struct cmhd_logger *) cls;
+    logger->callback(logger->cls, message);
+}
+
 /// Settings for `cmhd_start_daemon`, a fixed-layout struct so Swift never builds a varargs list.
 struct cmhd_daemon_settings {
     unsigned int flags;
     uint16_t port;
-    /// Bind address, or NULL for every interface.
+    /// The address to bind (its port is `port`).
     const struct sockaddr *bind_address;
     unsigned int thread_pool_size;
     unsigned int connection_limit;
@@ -28,34 +46,21 @@ struct cmhd_daemon_settings {
     unsigned int listen_backlog;
     /// Connections one client address may hold at once (0: no limit).
     unsigned int per_ip_connection_limit;
+    /// Receives MHD's own log lines (with `MHD_USE_ERROR_LOG` in `flags`).
+    struct cmhd_logger *logger;
 };
 
 /// Replaces the variadic `MHD_start_daemon(flags, port, apc, apc_cls, dh, dh_cls, ...options..., MHD_OPTION_END)`
-/// with the option list this service uses: thread pool, connection limits and timeout, per-connection memory,
-/// the request-completed callback, the raw-URI callback and the connection start/close callback.
+/// with the option list this service uses: bind address, thread pool, connection limits and timeout,
+/// per-connection memory, the logger, the request-completed callback, the raw-URI callback and the connection
+/// start/close callback.
 static inline struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_settings *settings,
                                                    MHD_AccessHandlerCallback handler, void *handler_cls,
                                                    MHD_RequestCompletedCallback completed, void *completed_cls,
                                                    cmhd_uri_log_callback uri_log, void *uri_log_cls,
                                                    MHD_NotifyConnectionCallback notify, void *notify_cls) {
-    if (settings->bind_address != NULL) {
-        return MHD_start_daemon(settings->flags, settings->port, NULL, NULL, handler, handler_cls,
-                                MHD_OPTION_SOCK_ADDR, settings->bind_address,
-                                MHD_OPTION_THREAD_POOL_SIZE, settings->thread_pool_size,
-                                MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_ip_connection_limit,
-                                MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_ip_connection_limit,
-                                MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout_seconds,
-                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, settings->connection_memory_limit,
-                                MHD_OPTION_LISTEN_BACKLOG_SIZE, settings->listen_backlog,
-                                MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int) 1,
-                                MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-                                MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
-                            MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
-                                MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
-                                MHD_OPTION_END);
-    }
     return MHD_start_daemon(settings->flags, settings->port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_SOCK_ADDR, settings->bind_address,
                             MHD_OPTION_THREAD_POOL_SIZE, settings->thread_pool_size,
                             MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_ip_connection_limit,
@@ -63,6 +68,7 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_sett
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, settings->connection_memory_limit,
                             MHD_OPTION_LISTEN_BACKLOG_SIZE, settings->listen_backlog,
                             MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int) 1,
+                            MHD_OPTION_EXTERNAL_LOGGER, cmhd_format_log, (void *) settings->logger,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
                             MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,

@@ -3,13 +3,13 @@ import LinkCore
 import Logging
 import Synchronization
 
-/// The composition root: opens the store, rebuilds state, wires endpoints into a ``Service`` and serves it
+/// The composition root: opens the store, rebuilds state, wires endpoints into a ``APIDispatcher`` and serves it
 /// with a ``Daemon``. Tests start one on port 0 in-process; `main` starts one and waits for a signal.
 final class Application: Sendable {
     let config: Config
     let logger: Logger
     let store: any Store
-    let service: Service
+    let dispatcher: APIDispatcher
     let daemon: Daemon
     let metrics = ServiceMetrics()
     let routes: RouteRegistry
@@ -101,11 +101,11 @@ final class Application: Sendable {
             var settings = config.server
             settings.port = config.links.port
             settings.readsClientAddress = true
-            let service = LinksService(
+            let linksDispatcher = LinksDispatcher(
                 engine: links, association: association, hosts: config.linkHosts, appEndpoints: appEndpoints,
                 auth: auth, logger: logger, accessLogLevel: config.accessLogLevel, storeWorkers: storeWorkers)
-            service.observe { [metrics] in metrics.record($0) }
-            linksDaemon = Daemon(settings: settings, handler: service)
+            linksDispatcher.observe { [metrics] in metrics.record($0) }
+            linksDaemon = Daemon(settings: settings, handler: linksDispatcher, logger: logger)
         } else {
             linksDaemon = nil
         }
@@ -118,11 +118,11 @@ final class Application: Sendable {
             return now + .seconds(60)
         }
         endpointList = endpoints
-        service = Service(
+        dispatcher = APIDispatcher(
             endpoints: endpoints, auth: auth, logger: logger, accessLogLevel: config.accessLogLevel,
             storeWorkers: storeWorkers)
-        daemon = Daemon(settings: config.server, handler: service)
-        service.observe { [metrics] in metrics.record($0) }
+        daemon = Daemon(settings: config.server, handler: dispatcher, logger: logger)
+        dispatcher.observe { [metrics] in metrics.record($0) }
         metrics.gauge("linkserver_routes") { [routes] in routes.count }
         metrics.gauge("linkserver_subscriptions_open") { [hub] in hub.subscriptionCount }
         metrics.gauge("linkserver_polls_waiting") { [hub] in hub.waitingCount }
@@ -180,7 +180,7 @@ final class Application: Sendable {
 
     /// Listens; afterwards ``port`` is the bound port and `/readyz` answers 200.
     func start() throws {
-        ResourceLimits.raiseOpenFiles(toAtLeast: config.server.connectionLimit + 256, logger: logger)
+        OpenFileLimit.raiseOpenFiles(toAtLeast: config.server.connectionLimit + 256, logger: logger)
         pollTimer.start()
         slots.start()
         clicks.start()

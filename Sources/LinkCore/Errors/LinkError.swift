@@ -4,41 +4,90 @@ import OrderedCollections
 ///
 /// LinkCore throws these and knows nothing of HTTP; the server maps each ``Code`` to a status in one place.
 public struct LinkError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The stable error codes of the contract.
-    public enum Code: String, Sendable, CaseIterable {
-        case invalidJSON = "invalid_json"
-        case invalidRequest = "invalid_request"
-        case invalidURL = "invalid_url"
-        case invalidPattern = "invalid_pattern"
-        case invalidRule = "invalid_rule"
-        case missingParams = "missing_params"
-        case unexpectedParams = "unexpected_params"
-        case unauthorized
-        case intercepted
-        case notFound = "not_found"
-        case noMatch = "no_match"
-        case unknownName = "unknown_name"
-        case subscriptionNotFound = "subscription_not_found"
-        case methodNotAllowed = "method_not_allowed"
-        case routeConflict = "route_conflict"
-        case nameConflict = "name_conflict"
-        case resourceExists = "resource_exists"
-        case readOnly = "read_only"
-        case revisionMismatch = "revision_mismatch"
-        case payloadTooLarge = "payload_too_large"
-        case uriTooLong = "uri_too_long"
-        case unsupportedMediaType = "unsupported_media_type"
-        case ruleError = "rule_error"
-        case tooManySubscriptions = "too_many_subscriptions"
-        case `internal`
-        case notImplemented = "not_implemented"
-        case redirectLoop = "redirect_loop"
-        case redirectLimit = "redirect_limit"
-        case associationTooLarge = "association_too_large"
-        case rateLimited = "rate_limited"
-        case unknownToken = "unknown_token"
-        case notCurrent = "not_current"
-        case unavailable
+    /// A stable error code of the contract (API.md §1), as it appears on the wire.
+    ///
+    /// A struct rather than an enum, as swift-service-lifecycle's error codes are: a new code is a new static
+    /// constant, not a new case, so code that switches over codes (with a `default`) keeps compiling when the
+    /// contract gains one.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
+        public var description: String { rawValue }
+
+        public static let invalidJSON = Code("invalid_json")
+        public static let invalidRequest = Code("invalid_request")
+        public static let invalidURL = Code("invalid_url")
+        public static let invalidPattern = Code("invalid_pattern")
+        public static let invalidRule = Code("invalid_rule")
+        public static let missingParams = Code("missing_params")
+        public static let unexpectedParams = Code("unexpected_params")
+        public static let unauthorized = Code("unauthorized")
+        public static let intercepted = Code("intercepted")
+        public static let notFound = Code("not_found")
+        public static let noMatch = Code("no_match")
+        public static let unknownName = Code("unknown_name")
+        public static let subscriptionNotFound = Code("subscription_not_found")
+        public static let methodNotAllowed = Code("method_not_allowed")
+        public static let routeConflict = Code("route_conflict")
+        public static let nameConflict = Code("name_conflict")
+        public static let resourceExists = Code("resource_exists")
+        public static let readOnly = Code("read_only")
+        public static let revisionMismatch = Code("revision_mismatch")
+        public static let payloadTooLarge = Code("payload_too_large")
+        public static let uriTooLong = Code("uri_too_long")
+        public static let unsupportedMediaType = Code("unsupported_media_type")
+        public static let ruleError = Code("rule_error")
+        public static let tooManySubscriptions = Code("too_many_subscriptions")
+        public static let `internal` = Code("internal")
+        public static let notImplemented = Code("not_implemented")
+        public static let redirectLoop = Code("redirect_loop")
+        public static let redirectLimit = Code("redirect_limit")
+        public static let associationTooLarge = Code("association_too_large")
+        public static let rateLimited = Code("rate_limited")
+        public static let unknownToken = Code("unknown_token")
+        public static let notCurrent = Code("not_current")
+        public static let unavailable = Code("unavailable")
+
+        /// Every code this version of the contract defines.
+        public static let known: [Code] = [
+            .invalidJSON,
+            .invalidRequest,
+            .invalidURL,
+            .invalidPattern,
+            .invalidRule,
+            .missingParams,
+            .unexpectedParams,
+            .unauthorized,
+            .intercepted,
+            .notFound,
+            .noMatch,
+            .unknownName,
+            .subscriptionNotFound,
+            .methodNotAllowed,
+            .routeConflict,
+            .nameConflict,
+            .resourceExists,
+            .readOnly,
+            .revisionMismatch,
+            .payloadTooLarge,
+            .uriTooLong,
+            .unsupportedMediaType,
+            .ruleError,
+            .tooManySubscriptions,
+            .`internal`,
+            .notImplemented,
+            .redirectLoop,
+            .redirectLimit,
+            .associationTooLarge,
+            .rateLimited,
+            .unknownToken,
+            .notCurrent,
+            .unavailable,
+        ]
     }
 
     public var code: Code

@@ -32,7 +32,7 @@ struct ConsoleEndpoints: Sendable {
 
     static func serve(_ name: String, from assets: ConsoleAssets, _ request: Request) -> Response {
         guard let asset = assets.files[name] else {
-            return HTTPError.response(for: .notFound(path: request.path), headers: securityHeaders)
+            return ErrorEnvelope.response(for: .notFound(path: request.path), headers: securityHeaders)
         }
         let caching = [("ETag", asset.etag), ("Cache-Control", cacheControl)] + securityHeaders
         if IfNoneMatch.matches(request.headers[.ifNoneMatch], entityTag: asset.etag) {

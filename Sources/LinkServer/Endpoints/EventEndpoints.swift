@@ -175,9 +175,9 @@ final class EventEndpoints: Sendable {
                     timer.schedule(deadline)
                 }
             } catch let error as LinkError {
-                pending.complete(HTTPError.response(for: error))
+                pending.complete(ErrorEnvelope.response(for: error))
             } catch {
-                pending.complete(HTTPError.response(for: HTTPError.internalError))
+                pending.complete(ErrorEnvelope.response(for: ErrorEnvelope.internalError))
             }
         }
     }

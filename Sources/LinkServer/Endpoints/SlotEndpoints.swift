@@ -46,7 +46,7 @@ struct SlotEndpoints: Sendable {
         case .rejected(let current):
             return .now(.json(["presented": false, "current": current.summary()]))
         case .dismissed, .notCurrent, .expired:
-            throw HTTPError.internalError
+            throw ErrorEnvelope.internalError
         }
     }
 

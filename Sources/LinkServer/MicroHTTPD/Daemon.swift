@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import LinkCore
+import Logging
 import Synchronization
 
 #if canImport(Glibc)
@@ -19,17 +20,28 @@ final class Daemon: @unchecked Sendable {
     private var mhd: OpaquePointer?
     private let requestsInFlight = Atomic<Int>(0)
     private let suspendedCount = Atomic<Int>(0)
-    private let requestCounter = Atomic<UInt64>(0)
-    /// Generated request ids are this process's random prefix and a counter: `1qcrpuu-1`, `1qcrpuu-2`, …
-    private let idPrefix = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 36) + "-"
+    /// The refusals decided on a request's head, and request ids.
+    private let admission: RequestAdmission
+    /// libmicrohttpd's own log lines go here (through ``logSink``).
+    let logger: Logger
+    /// Handed to MHD as its logger's context; allocated once, freed with the daemon.
+    private let logSink: UnsafeMutablePointer<cmhd_logger>
 
     /// The bound port, valid after ``start()`` (the chosen one when the settings asked for port 0).
     private(set) var port: UInt16 = 0
 
-    init(settings: DaemonSettings, handler: any RequestHandler) {
+    init(settings: DaemonSettings, handler: any RequestHandler, logger: Logger) {
         self.settings = settings
         self.handler = handler
+        self.logger = logger
+        self.admission = RequestAdmission(maxURIBytes: settings.maxURIBytes, maxBodyBytes: settings.maxBodyBytes)
         self.deadlines = ConnectionDeadlines(headerTimeout: settings.headerTimeout, bodyTimeout: settings.bodyTimeout)
+        logSink = .allocate(capacity: 1)
+        logSink.initialize(to: cmhd_logger(callback: Trampolines.log, cls: nil))
+    }
+
+    deinit {
+        logSink.deallocate()
     }
 
     /// Connections currently suspended in a long-poll.
@@ -44,6 +56,7 @@ final class Daemon: @unchecked Sendable {
         let address = try BindAddress(host: settings.host, port: settings.port)
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let me = Unmanaged.passUnretained(self).toOpaque()
+        logSink.pointee.cls = me
         errno = 0
         let started: OpaquePointer? = address.withSockaddr { sockaddr in
             var options = cmhd_daemon_settings(
@@ -55,7 +68,8 @@ final class Daemon: @unchecked Sendable {
                 connection_timeout_seconds: UInt32(settings.connectionTimeout),
                 connection_memory_limit: settings.connectionMemoryLimit,
                 listen_backlog: UInt32(settings.listenBacklog),
-                per_ip_connection_limit: UInt32(settings.connectionLimitPerAddress))
+                per_ip_connection_limit: UInt32(settings.connectionLimitPerAddress),
+                logger: logSink)
             return cmhd_start_daemon(
                 &options, Trampolines.accessHandler, me, Trampolines.requestCompleted, me, Trampolines.uriLog, me,
                 Trampolines.connectionNotified, me)
@@ -131,7 +145,7 @@ final class Daemon: @unchecked Sendable {
                 return .YES
             }
             if state.discardedBytes > 0 {
-                return queue(tooLarge(), on: connection, state: state)
+                return queue(admission.tooLarge(), on: connection, state: state)
             }
             if let watched = state.watched { deadlines.clear(watched) }
             // The request moves out of the state for the handler and back, taking the body: never copied.
@@ -159,7 +173,7 @@ final class Daemon: @unchecked Sendable {
         case .suspended:
             let response = state.pending.withLock { $0.take() }
             return queue(
-                response ?? HTTPError.response(for: HTTPError.internalError), on: connection, state: state)
+                response ?? ErrorEnvelope.response(for: ErrorEnvelope.internalError), on: connection, state: state)
         case .answered:
             uploadDataSize.pointee = 0
             return .YES
@@ -179,7 +193,7 @@ final class Daemon: @unchecked Sendable {
             MHD_get_connection_values_n(connection, .HEADER_KIND, Trampolines.requestHeader, $0)
         }
         let headers = received.headers
-        let id = requestID(from: headers[.requestID])
+        let id = admission.requestID(from: headers[.requestID])
         var request = Request(method: String(cString: method), target: state.rawTarget, headers: headers, id: id)
         if settings.readsClientAddress {
             var address: (UInt64, UInt64) = (0, 0)
@@ -190,47 +204,22 @@ final class Daemon: @unchecked Sendable {
         }
         state.request = consume request
         if let watched = state.watched { deadlines.clear(watched) }
-        // A NUL byte in the target cuts every C string of it short: refuse it rather than serve a shorter target.
-        guard line.targetSpans(state.rawTargetBytes) else {
-            return queue(refusal(LinkError.nulInTarget), on: connection, state: state)
-        }
         let framing = received.framing
-        do {
-            try framing.check()
-        } catch {
-            return queue(refusal(error), on: connection, state: state)
-        }
-        if state.rawTarget.utf8.count > settings.maxURIBytes {
-            let error = LinkError.uriTooLong(limit: settings.maxURIBytes)
-            return queue(HTTPError.response(for: error), on: connection, state: state)
-        }
-        if let length = headers[.contentLength].flatMap({ Int($0.trimmingSpaces) }), length > settings.maxBodyBytes {
-            return queue(tooLarge(), on: connection, state: state)
+        if let refusal = admission.refusal(
+            target: state.rawTarget, targetComplete: line.targetSpans(state.rawTargetBytes), framing: framing,
+            headers: headers)
+        {
+            return queue(refusal, on: connection, state: state)
         }
         if framing.expectsBody, let watched = state.watched { deadlines.awaitBody(watched) }
         return .YES
     }
 
-    /// An answer after which the connection is closed: nothing after a malformed request can be trusted to start
-    /// another one.
-    private func refusal(_ error: LinkError) -> Response {
-        HTTPError.response(for: error, headers: [("Connection", "close")])
-    }
-
-    private func tooLarge() -> Response {
-        HTTPError.response(
-            for: LinkError.payloadTooLarge(limit: settings.maxBodyBytes), headers: [("Connection", "close")])
-    }
-
-    private func requestID(from header: String?) -> String {
-        if let header, !header.isEmpty, header.utf8.count <= 64,
-            header.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
-        {
-            return header
-        }
-        var id = idPrefix
-        id.append(String(requestCounter.add(1, ordering: .relaxed).newValue, radix: 36))
-        return id
+    /// One of libmicrohttpd's own log lines (bind failures, protocol errors it answered itself, …).
+    func log(_ message: String) {
+        var line = Substring(message)
+        while line.last == "\n" { line.removeLast() }
+        logger.notice("\(line)", metadata: ["source": "libmicrohttpd", "port": "\(port)"])
     }
 
     private func queue(_ response: Response, on connection: OpaquePointer, state: ConnectionState) -> MHD_Result {

@@ -27,6 +27,13 @@ enum Trampolines {
         daemon.requestCompleted(state, termination: termination)
     }
 
+    /// `MHD_OPTION_EXTERNAL_LOGGER` (through `cmhd_format_log`, which formats the line): one of libmicrohttpd's log
+    /// lines, for the daemon's logger.
+    static let log: cmhd_log_callback = { cls, message in
+        guard let cls, let message else { return }
+        Unmanaged<Daemon>.fromOpaque(cls).takeUnretainedValue().log(String(cString: message))
+    }
+
     /// `MHD_OPTION_URI_LOG_CALLBACK`: sees the raw request target before MHD unescapes it, and creates the
     /// per-request state that MHD then passes to every other callback of the request.
     static let uriLog: cmhd_uri_log_callback = { cls, uri, connection in

@@ -41,7 +41,7 @@ final class ServiceMetrics: Sendable {
                     dimensions: [("decision", decision), ("platform", platform)], factory: factory)
             }
         }
-        let outcomes = ["resolved", "redirected"] + LinkError.Code.allCases.map(\.rawValue)
+        let outcomes = ["resolved", "redirected"] + LinkError.Code.known.map(\.rawValue)
         slotCounters = Dictionary(
             uniqueKeysWithValues: [
                 "presented", "replaced", "updated", "rejected", "dismissed", "not_current", "expired",

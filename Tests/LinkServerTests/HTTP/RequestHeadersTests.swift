@@ -38,6 +38,6 @@ import Testing
 
     @Test(arguments: hosts)
     func hostNameWithoutPort(_ header: String?, _ host: String) {
-        #expect(LinksService.hostName(header) == host)
+        #expect(LinksDispatcher.hostName(header) == host)
     }
 }

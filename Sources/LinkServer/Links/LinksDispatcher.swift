@@ -4,11 +4,11 @@ import Synchronization
 
 /// The dispatcher of the public listener (API.md §7): the association files and other reserved paths, the two
 /// app endpoints (rate-limited per client address), and every other `GET` as a click. Never blocks.
-final class LinksService: RequestHandler {
+final class LinksDispatcher: RequestHandler {
     private let engine: LinkEngine
     private let association: AssociationFiles
     private let hosts: HostAllowList?
-    private let apps: Service
+    private let apps: APIDispatcher
     /// With a shared store: where clicks run (API.md §12), so none waits on the database on a listener thread.
     private let storeWorkers: StoreWorkers?
     private let auth: TokenCheck
@@ -31,7 +31,7 @@ final class LinksService: RequestHandler {
         limiter = Mutex(SlidingWindowLimiter(limit: engine.settings.appRateLimit))
         self.storeWorkers = storeWorkers
         // On this listener the app endpoints need no token (API.md §7).
-        apps = Service(
+        apps = APIDispatcher(
             endpoints: appEndpoints.map { endpoint in
                 var open = endpoint
                 open.access = .open
@@ -49,7 +49,7 @@ final class LinksService: RequestHandler {
     }
 
     func handle(_ request: Request) -> (endpoint: String, reply: Reply) {
-        let host = LinksService.hostName(request.headers[.host])
+        let host = LinksDispatcher.hostName(request.headers[.host])
         if let hosts, !hosts.allows(host) {
             return ("links:host", .now(page(404, LinkPage.message(title: "Not found", text: "Unknown host."))))
         }
@@ -85,7 +85,7 @@ final class LinksService: RequestHandler {
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             let error = LinkError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
-            return ("links:click", .now(HTTPError.response(for: error, headers: [("Allow", "GET, HEAD")])))
+            return ("links:click", .now(ErrorEnvelope.response(for: error, headers: [("Allow", "GET, HEAD")])))
         }
         guard let storeWorkers else { return ("links:click", .now(click(request, host: host))) }
         // A click may count towards `maxClicks` or keep a token: with a shared store, off the listener's threads.
@@ -106,7 +106,7 @@ final class LinksService: RequestHandler {
         let error = LinkError(
             .rateLimited, "Too many requests from this address; retry in \(retryAfter) s",
             details: ["retryAfter": .int(retryAfter)])
-        return .now(HTTPError.response(for: error, headers: [("Retry-After", String(retryAfter))]))
+        return .now(ErrorEnvelope.response(for: error, headers: [("Retry-After", String(retryAfter))]))
     }
 
     private func file(_ which: KeyPath<AssociationFiles.Built, AssociationFiles.File?>, _ request: Request) -> Response
@@ -162,7 +162,7 @@ final class LinksService: RequestHandler {
     private func page(_ status: Int, _ html: String, headers: [(String, String)] = []) -> Response {
         Response(
             status: status,
-            headers: [("Content-Type", "text/html; charset=utf-8")] + LinksService.clickHeaders + headers,
+            headers: [("Content-Type", "text/html; charset=utf-8")] + LinksDispatcher.clickHeaders + headers,
             body: Array(html.utf8))
     }
 
@@ -172,15 +172,15 @@ final class LinksService: RequestHandler {
     }
 }
 
-extension LinksService {
+extension LinksDispatcher {
     /// A click (API.md §7 "A click").
     private func click(_ request: Request, host: String) -> Response {
-        let json = LinksService.wantsJSON(request.headers[.accept])
+        let json = LinksDispatcher.wantsJSON(request.headers[.accept])
         let prefetch = [request.headers[.secPurpose], request.headers[.purpose]].contains {
             $0?.lowercased().contains("prefetch") ?? false
         }
         let counted = request.method == "GET" && !json && !prefetch
-        let (rawQuery, lsp) = LinksService.strippingReserved(request.rawQuery)
+        let (rawQuery, lsp) = LinksDispatcher.strippingReserved(request.rawQuery)
         let target = rawQuery.isEmpty ? request.path : request.path + "?" + rawQuery
         let location: Location
         do {
@@ -205,9 +205,9 @@ extension LinksService {
             decision = try engine.decide(facts, lsp: lsp, counted: counted, now: WallClock.milliseconds())
         } catch {
             logger.error("click failed", metadata: ["request.id": "\(request.id)", "error": "\(error)"])
-            return HTTPError.response(for: HTTPError.internalError)
+            return ErrorEnvelope.response(for: ErrorEnvelope.internalError)
         }
-        var headers = LinksService.clickHeaders
+        var headers = LinksDispatcher.clickHeaders
         if json {
             return .json(decision.json(includingResolution: auth.allowsRead(request)), headers: headers)
         }

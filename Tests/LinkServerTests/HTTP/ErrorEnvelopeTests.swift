@@ -3,7 +3,7 @@ import Testing
 
 @testable import LinkServer
 
-@Suite struct HTTPErrorTests {
+@Suite struct ErrorEnvelopeTests {
     /// API.md §1, row by row.
     static let table: [(String, Int)] = [
         ("invalid_json", 400), ("invalid_request", 400), ("invalid_url", 400), ("invalid_pattern", 400),
@@ -18,17 +18,24 @@ import Testing
     ]
 
     @Test(arguments: table)
-    func statusOfEachCode(code: String, status: Int) throws {
-        let parsed = try #require(LinkError.Code(rawValue: code))
-        #expect(HTTPError.status(of: parsed) == status)
+    func statusOfEachCode(code: String, status: Int) {
+        #expect(ErrorEnvelope.status(of: LinkError.Code(rawValue: code)) == status)
     }
 
+    /// The codes LinkCore defines, the server's status table and the contract's table are one set.
     @Test func everyCodeIsInTheTable() {
-        #expect(Set(LinkError.Code.allCases.map(\.rawValue)) == Set(HTTPErrorTests.table.map(\.0)))
+        let contract = Set(ErrorEnvelopeTests.table.map(\.0))
+        #expect(Set(LinkError.Code.known.map(\.rawValue)) == contract)
+        #expect(Set(ErrorEnvelope.statuses.keys.map(\.rawValue)) == contract)
+        #expect(LinkError.Code.known.count == contract.count)
+    }
+
+    @Test func aCodeOutsideTheContractIsAServerFault() {
+        #expect(ErrorEnvelope.status(of: LinkError.Code(rawValue: "brand_new")) == 500)
     }
 
     @Test func envelopeShape() throws {
-        let response = HTTPError.response(
+        let response = ErrorEnvelope.response(
             for: LinkError(.noMatch, "No route matches /users", details: ["location": "/users"]))
         #expect(response.status == 404)
         #expect(response.header("Content-Type") == "application/json; charset=utf-8")
@@ -40,7 +47,7 @@ import Testing
     }
 
     @Test func envelopeWithoutDetailsOmitsThem() throws {
-        let body = try JSONParser.parse(HTTPError.response(for: HTTPError.internalError).body)
+        let body = try JSONParser.parse(ErrorEnvelope.response(for: ErrorEnvelope.internalError).body)
         #expect(body["error"]?["details"] == nil)
         #expect(body["error"]?["message"] == "Internal server error")
     }

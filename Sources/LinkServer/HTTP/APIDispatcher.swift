@@ -4,7 +4,7 @@ import Synchronization
 
 /// The request dispatcher libmicrohttpd calls: finds the endpoint, checks tokens and content type, runs it, and
 /// turns every error into the envelope of API.md §1. Never blocks.
-final class Service: RequestHandler {
+final class APIDispatcher: RequestHandler {
     private let table: EndpointTable
     private let auth: TokenCheck
     private let logger: Logger
@@ -32,11 +32,12 @@ final class Service: RequestHandler {
     func handle(_ request: Request) -> (endpoint: String, reply: Reply) {
         switch table.match(method: request.method, path: request.path) {
         case .notFound:
-            return ("unmatched", .now(HTTPError.response(for: .notFound(path: request.path))))
+            return ("unmatched", .now(ErrorEnvelope.response(for: .notFound(path: request.path))))
         case .methodNotAllowed(let template, let allowed):
             let error = LinkError.methodNotAllowed(request.method, allowed: allowed)
             return (
-                template, .now(HTTPError.response(for: error, headers: [("Allow", allowed.joined(separator: ", "))]))
+                template,
+                .now(ErrorEnvelope.response(for: error, headers: [("Allow", allowed.joined(separator: ", "))]))
             )
         case .endpoint(let endpoint, let parameters):
             guard let storeWorkers, endpoint.usesStore else {
@@ -67,12 +68,12 @@ final class Service: RequestHandler {
         } catch let error as LinkError {
             var headers: [(String, String)] = []
             if error.code == .unauthorized { headers.append(("WWW-Authenticate", "Bearer")) }
-            return .now(HTTPError.response(for: error, headers: headers))
+            return .now(ErrorEnvelope.response(for: error, headers: headers))
         } catch {
             logger.error(
                 "request failed",
                 metadata: ["request.id": "\(request.id)", "endpoint": "\(endpoint.template)", "error": "\(error)"])
-            return .now(HTTPError.response(for: HTTPError.internalError))
+            return .now(ErrorEnvelope.response(for: ErrorEnvelope.internalError))
         }
     }
 

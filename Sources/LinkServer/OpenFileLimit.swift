@@ -5,7 +5,7 @@ import Logging
 #endif
 
 /// Process limits the daemon needs.
-enum ResourceLimits {
+enum OpenFileLimit {
     /// Raises the soft `RLIMIT_NOFILE` towards `wanted` (capped by the hard limit) so the connection limit can be
     /// reached; logs when the hard limit is lower.
     static func raiseOpenFiles(toAtLeast wanted: Int, logger: Logger) {

@@ -1,0 +1,56 @@
+import LinkCore
+import Synchronization
+
+/// What the HTTP layer decides from a request's head alone, before any body byte is read and before any handler
+/// runs: the refusals of API.md §1 (a NUL in the target, ambiguous framing, 414, a declared 413) and the request id.
+/// The daemon only asks; the rules live here.
+final class RequestAdmission: Sendable {
+    let maxURIBytes: Int
+    let maxBodyBytes: Int
+    private let idCounter = Atomic<UInt64>(0)
+    /// Generated request ids are this process's random prefix and a counter: `1qcrpuu-1`, `1qcrpuu-2`, …
+    private let idPrefix = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 36) + "-"
+
+    init(maxURIBytes: Int, maxBodyBytes: Int) {
+        self.maxURIBytes = maxURIBytes
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// The answer for a request whose head rules it out, or nil to go on reading it. `targetComplete` is false when
+    /// the target holds a NUL byte, which cuts every C string of it short: such a target is refused rather than
+    /// served shorter.
+    func refusal(target: String, targetComplete: Bool, framing: RequestFraming, headers: RequestHeaders) -> Response? {
+        guard targetComplete else { return closing(.nulInTarget) }
+        do {
+            try framing.check()
+        } catch {
+            return closing(error)
+        }
+        if target.utf8.count > maxURIBytes {
+            return ErrorEnvelope.response(for: .uriTooLong(limit: maxURIBytes))
+        }
+        if let length = headers[.contentLength].flatMap({ Int($0.trimmingSpaces) }), length > maxBodyBytes {
+            return tooLarge()
+        }
+        return nil
+    }
+
+    /// 413 for a body that outgrew the limit while arriving (or was declared larger than it).
+    func tooLarge() -> Response { closing(.payloadTooLarge(limit: maxBodyBytes)) }
+
+    /// The client's `X-Request-Id` when it is short printable ASCII, else a new id.
+    func requestID(from header: String?) -> String {
+        if let header, !header.isEmpty, header.utf8.count <= 64, header.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+            return header
+        }
+        var id = idPrefix
+        id.append(String(idCounter.add(1, ordering: .relaxed).newValue, radix: 36))
+        return id
+    }
+
+    /// An answer after which the connection is closed: nothing after a malformed request can be trusted to start
+    /// another one.
+    private func closing(_ error: LinkError) -> Response {
+        ErrorEnvelope.response(for: error, headers: [("Connection", "close")])
+    }
+}

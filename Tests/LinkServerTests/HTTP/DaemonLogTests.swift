@@ -1,0 +1,54 @@
+import LinkCore
+import Logging
+import Synchronization
+import Testing
+
+@testable import LinkServer
+
+/// libmicrohttpd's own log lines reach the daemon's swift-log logger (`MHD_OPTION_EXTERNAL_LOGGER`), not stderr.
+@Suite struct DaemonLogTests {
+    /// Keeps every message logged through it.
+    final class Capture: Sendable {
+        let entries = Mutex<[(message: String, metadata: Logger.Metadata)]>([])
+
+        func handler(label: String) -> any LogHandler { Handler(capture: self) }
+
+        struct Handler: LogHandler {
+            let capture: Capture
+            var metadata: Logger.Metadata = [:]
+            var logLevel: Logger.Level = .trace
+            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+                get { metadata[key] }
+                set { metadata[key] = newValue }
+            }
+            func log(event: LogEvent) {
+                capture.entries.withLock { $0.append((event.message.description, event.metadata ?? [:])) }
+            }
+        }
+    }
+
+    /// Answers every request 200; these tests never reach it.
+    final class Answering: RequestHandler {
+        func handle(_ request: Request) -> (endpoint: String, reply: Reply) { ("any", .now(.json(.null))) }
+        func completed(_ summary: RequestSummary) {}
+    }
+
+    @Test func aRequestMHDRefusesItselfIsLoggedThroughSwiftLog() throws {
+        let capture = Capture()
+        var settings = DaemonSettings()
+        settings.host = "127.0.0.1"
+        settings.port = 0
+        let daemon = Daemon(
+            settings: settings, handler: Answering(), logger: Logger(label: "test", factory: capture.handler))
+        try daemon.start()
+        defer { daemon.stop() }
+        // A header line without a colon: libmicrohttpd answers 400 on its own, logs why and closes.
+        let client = HTTPClient(port: daemon.port)
+        try client.sendRaw(Array("GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n".utf8))
+        let answer = String(decoding: try client.readToEnd(), as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 400"))
+        let lines = capture.entries.withLock { $0 }.filter { $0.metadata["source"] == "libmicrohttpd" }
+        #expect(!lines.isEmpty)
+        #expect(lines.allSatisfy { !$0.message.isEmpty && !$0.message.hasSuffix("\n") })
+    }
+}
