@@ -12,10 +12,10 @@ final class Application: Sendable {
     let dispatcher: APIDispatcher
     let daemon: Daemon
     let metrics = ServiceMetrics()
-    let routes: RouteRegistry
+    let routes: LiveRoutes
     let events: EventEndpoints
     private let pollTimer: DeadlineTimer
-    let resources: ResourceState
+    let resources: LiveResources
     let slots: SlotBoard
     let clicks: ClickLedger
     let links: LinkEngine
@@ -32,7 +32,7 @@ final class Application: Sendable {
         store = try Application.openStore(config, logger: logger)
         // Read before the state below loads: whatever changes meanwhile is re-read by the follower.
         let baseline = try store.revisions()
-        routes = try RouteRegistry(
+        routes = try LiveRoutes(
             configRoutes: try RoutesFile.load(config.routesFile), store: store,
             hosts: config.linkHosts.map(HostAllowList.init), redirectLimit: config.redirectLimit,
             linkPolicy: config.links.linkPolicy)
@@ -76,11 +76,11 @@ final class Application: Sendable {
         pollTimer = DeadlineTimer(hub: hub)
         let auth = TokenCheck(adminToken: config.adminToken, readToken: config.readToken)
         events = EventEndpoints(
-            hub: hub, store: store, timer: pollTimer,
+            types: LiveEventTypes(hub: hub, store: store), timer: pollTimer,
             locations: LocationParser(hosts: config.linkHosts.map(HostAllowList.init)), auth: auth)
         endpoints += events.endpoints
-        shared?.refreshTypes { [events] in try events.refreshTypes() }
-        resources = try ResourceState(store: store, hosts: config.linkHosts.map(HostAllowList.init))
+        shared?.refreshTypes { [events] in try events.types.refresh() }
+        resources = try LiveResources(store: store, hosts: config.linkHosts.map(HostAllowList.init))
         endpoints += ResourceEndpoints(state: resources).endpoints
         slots = try SlotBoard(store: store, hub: hub, onChange: { [metrics] change in metrics.recordPresent(change) })
         endpoints += SlotEndpoints(board: slots).endpoints
@@ -135,7 +135,7 @@ final class Application: Sendable {
                 refreshers: [
                     (.routes, { [routes] _ in try routes.refresh() }),
                     (.resources, { [resources] _ in try resources.refresh() }),
-                    (.eventTypes, { [events] _ in try events.refreshTypes() }),
+                    (.eventTypes, { [events] _ in try events.types.refresh() }),
                     (.slots, { [slots] _ in try slots.refresh() }),
                     (.events, { seq in shared?.eventsCommitted(through: seq) }),
                     (.subscriptions, { _ in try shared?.refreshCount() }),

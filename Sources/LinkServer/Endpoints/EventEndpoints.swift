@@ -7,21 +7,18 @@ final class EventEndpoints: Sendable {
     static let maxWaitSeconds = 60
     static let defaultWaitSeconds = 25
 
-    let hub: any EventHub
+    let types: LiveEventTypes
+    var hub: any EventHub { types.hub }
     /// The event types and the matcher.
     var bus: EventBus { hub.types }
-    private let store: any Store
     private let timer: DeadlineTimer
     private let locations: LocationParser
     private let auth: TokenCheck
-    /// Serialises registrations of new event types with their persistence.
-    private let typeWrites = Mutex(())
     /// Set at shutdown: polls answer at once instead of suspending.
     private let closing = Atomic<Bool>(false)
 
-    init(hub: any EventHub, store: any Store, timer: DeadlineTimer, locations: LocationParser, auth: TokenCheck) {
-        self.hub = hub
-        self.store = store
+    init(types: LiveEventTypes, timer: DeadlineTimer, locations: LocationParser, auth: TokenCheck) {
+        self.types = types
         self.timer = timer
         self.locations = locations
         self.auth = auth
@@ -61,24 +58,6 @@ final class EventEndpoints: Sendable {
         hub.releaseAll()
     }
 
-    /// Brings the bus's event types in line with the store, after another instance registered, named or removed
-    /// one (API.md §12). A type this instance cannot take (its name is bound here to another pattern) is logged by
-    /// the caller's next refresh and skipped.
-    func refreshTypes() throws {
-        try typeWrites.withLock { _ in
-            let stored = try store.loadEventTypes()
-            let shapes = Set(stored.map { $0.pattern.shape() })
-            for type in bus.types where !type.isBuiltIn && !shapes.contains(type.pattern.shape()) {
-                try? bus.remove(pattern: type.pattern)
-            }
-            let names = Dictionary(
-                bus.types.map { ($0.pattern.shape(), $0.name) }, uniquingKeysWith: { first, _ in first })
-            for type in stored where names[type.pattern.shape()] != .some(type.name) {
-                _ = try? bus.register(EventTypeRequest(path: type.pattern.description, name: type.name))
-            }
-        }
-    }
-
     private func subscribe(_ request: Request) throws -> Reply {
         let body = try FieldReader(request.jsonBody(), allowed: ["events", "ttl"])
         guard case .array(let items)? = body.value("events"), !items.isEmpty else {
@@ -91,17 +70,13 @@ final class EventEndpoints: Sendable {
         }
         let ttl = try body.int("ttl", in: EventBus.Limits.ttlRange) ?? EventBus.Limits.defaultTTL
         let subscribed: (id: String, cursor: Int)
-        if try hub.withCurrentTypes({ try bus.plannedTypeChanges(requests) }).isEmpty {
+        if try types.plannedChanges(requests).isEmpty {
             subscribed = try hub.subscribe(requests, ttl: .seconds(ttl))
         } else {
             // Registering a type or binding a name is a write (API.md §5): without the admin token (when one is
             // set) a subscription may use existing types only, and nothing is registered.
             try auth.authorize(request, access: .write)
-            subscribed = try typeWrites.withLock { _ in
-                let changes = try bus.plannedTypeChanges(requests)
-                try store.saveEventTypes(changes)
-                return try hub.subscribe(requests, ttl: .seconds(ttl))
-            }
+            subscribed = try types.subscribeRegistering(requests, ttl: .seconds(ttl))
         }
         return .now(
             .json(
@@ -114,22 +89,13 @@ final class EventEndpoints: Sendable {
     private func register(_ request: Request) throws -> Reply {
         let body = try FieldReader(request.jsonBody(), allowed: ["path", "name"])
         let entry = EventTypeRequest(path: try body.requiredString("path"), name: try body.string("name"))
-        let registered = try typeWrites.withLock { _ in
-            try store.saveEventTypes(try bus.plannedTypeChanges([entry]))
-            return try bus.register(entry)
-        }
+        let registered = try types.register(entry)
         return .now(.json(registered.type.json(), status: registered.changed ? 201 : 200))
     }
 
     /// `DELETE /v1/events/{name}` or `?pattern=`: 204; built-in types are `read_only`.
     private func remove(name: String?, pattern: Pattern?) throws -> Reply {
-        // A type another instance registered a moment ago is known here before it is removed.
-        _ = try hub.withCurrentTypes { try bus.type(named: name, pattern: pattern) }
-        try typeWrites.withLock { _ in
-            let type = try bus.type(named: name, pattern: pattern)
-            if !type.isBuiltIn { try store.deleteEventType(type) }
-            try bus.remove(named: name, pattern: pattern)
-        }
+        try types.remove(name: name, pattern: pattern)
         return .now(.noContent)
     }
 

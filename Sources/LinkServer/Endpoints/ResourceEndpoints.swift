@@ -2,10 +2,10 @@ import LinkCore
 
 /// `/v1/resources` (API.md §4): read by location or name, list, create, change, delete.
 ///
-/// Reads use the current snapshot only (no store access); writes go through ``ResourceState/write(_:)``. Every
+/// Reads use the current snapshot only (no store access); writes go through ``LiveResources/write(_:)``. Every
 /// answer about one resource carries `ETag: "<revision>"`; the list carries the global revision.
 struct ResourceEndpoints {
-    let state: ResourceState
+    let state: LiveResources
 
     var endpoints: [Endpoint] {
         [
@@ -37,7 +37,7 @@ struct ResourceEndpoints {
 
     /// `?loc=` → the value at a location; `?name=` (other keys are parameters) → the value by name; neither →
     /// the list.
-    private static func read(_ request: Request, _ state: ResourceState) throws -> Reply {
+    private static func read(_ request: Request, _ state: LiveResources) throws -> Reply {
         var loc: String?
         var name: String?
         var params = ParameterValues()

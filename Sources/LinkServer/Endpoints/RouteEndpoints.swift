@@ -2,7 +2,7 @@ import LinkCore
 
 /// `/v1/routes`, `/v1/resolve`, `/v1/locate` (API.md §3).
 struct RouteEndpoints {
-    let registry: RouteRegistry
+    let registry: LiveRoutes
     let metrics: ServiceMetrics
 
     var endpoints: [Endpoint] {

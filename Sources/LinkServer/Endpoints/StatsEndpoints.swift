@@ -3,7 +3,7 @@ import LinkCore
 /// `GET /v1/stats/clicks` (API.md §8).
 struct StatsEndpoints: Sendable {
     let ledger: ClickLedger
-    let routes: RouteRegistry
+    let routes: LiveRoutes
 
     var endpoints: [Endpoint] {
         [

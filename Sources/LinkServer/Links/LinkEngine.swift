@@ -5,7 +5,7 @@ import Logging
 /// counter, `linkClick` events and deferred-link tokens. Shared by both listeners.
 final class LinkEngine: Sendable {
     let settings: LinksSettings
-    let routes: RouteRegistry
+    let routes: LiveRoutes
     let store: any Store
     let clicks: ClickLedger
     let hub: any EventHub
@@ -16,7 +16,7 @@ final class LinkEngine: Sendable {
     private let storeReachable: @Sendable () -> Bool
 
     init(
-        settings: LinksSettings, routes: RouteRegistry, store: any Store, clicks: ClickLedger, hub: any EventHub,
+        settings: LinksSettings, routes: LiveRoutes, store: any Store, clicks: ClickLedger, hub: any EventHub,
         logger: Logger, metrics: ServiceMetrics? = nil, storeReachable: @escaping @Sendable () -> Bool = { true }
     ) {
         self.storeReachable = storeReachable

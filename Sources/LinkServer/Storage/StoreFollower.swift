@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// A timer thread reads every shared table's revision ``interval`` apart (a one-row-per-table query); for each table
 /// whose revision moved it calls that table's refresher, which re-reads it and publishes it through its live-state
-/// holder (``RouteRegistry``, ``ResourceState``, the event bus's types, ``SlotBoard``). So a change committed by any
+/// holder (``LiveRoutes``, ``LiveResources``, the event bus's types, ``SlotBoard``). So a change committed by any
 /// instance is served here within `interval` plus one read, well inside the contract's 1 s. `NOTIFY` is sent by
 /// writers as a wake-up for a later listener; polling alone gives the bound, and it needs no listening connection.
 final class StoreFollower: Sendable {

@@ -1,13 +1,9 @@
 import LinkCore
 import Synchronization
 
-/// The live route table: an immutable ``Resolver`` snapshot that readers copy under a lock held for one
-/// reference copy, and that writers replace after the change is committed to the store.
-final class RouteRegistry: Sendable {
-    /// The published resolver, boxed so a reader copies one reference out of the lock.
-    private let snapshot: Mutex<Snapshot>
-    /// Serialises writers: compute the new table, commit it, then publish it.
-    private let writes = Mutex(())
+/// The live route table: a ``LiveState`` of the ``Resolver``, whose writes commit the API routes to the store.
+final class LiveRoutes: Sendable {
+    private let state: LiveState<Resolver>
     private let store: any Store
 
     /// Loads the config routes (`source: "config"`) and the API routes kept in the store.
@@ -22,7 +18,7 @@ final class RouteRegistry: Sendable {
         do {
             _ = try table.replaceRoutes(from: .config, with: configRoutes)
         } catch {
-            throw ConfigError("invalid routes file: \(error.message)\(RouteRegistry.describe(error.details))")
+            throw ConfigError("invalid routes file: \(error.message)\(LiveRoutes.describe(error.details))")
         }
         // The revision first: a change committed in between is then re-read, never missed (API.md §12).
         let revision = try store.revisions()[.routes] ?? 0
@@ -34,29 +30,15 @@ final class RouteRegistry: Sendable {
         } catch {
             throw ConfigError(
                 "a route kept in the store conflicts with the routes file: \(error.message)"
-                    + RouteRegistry.describe(error.details))
+                    + LiveRoutes.describe(error.details))
         }
-        snapshot = Mutex(
-            Snapshot(Resolver(table: table, hosts: hosts, redirectLimit: redirectLimit), revision: revision))
+        state = LiveState(Resolver(table: table, hosts: hosts, redirectLimit: redirectLimit), revision: revision) {
+            [store] current in try LiveRoutes.reload(current, from: store)
+        }
     }
 
     private static func describe(_ details: JSONObject) -> String {
         details.isEmpty ? "" : " " + JSONValue.object(details).encodedString()
-    }
-
-    /// An immutable published resolver.
-    final class Snapshot: Sendable {
-        let resolver: Resolver
-        /// The store's routes revision this table was read or written at.
-        let revision: Int
-        init(_ resolver: Resolver, revision: Int) {
-            self.resolver = resolver
-            self.revision = revision
-        }
-
-        func lend<Result>(_ body: (borrowing Resolver) throws -> Result) rethrows -> Result {
-            try body(resolver)
-        }
     }
 
     /// Checks run on every new table before it is committed (the association files' size limit).
@@ -70,17 +52,17 @@ final class RouteRegistry: Sendable {
 
     /// The current resolver and an identity that changes with every published table.
     var current: (resolver: Resolver, id: ObjectIdentifier) {
-        let snapshot = snapshot.withLock { $0 }
-        return (snapshot.resolver, ObjectIdentifier(snapshot))
+        let snapshot = state.snapshot
+        return (snapshot.value, ObjectIdentifier(snapshot))
     }
 
     /// The current resolver (a value: later writes do not change it).
-    var resolver: Resolver { snapshot.withLock { $0 }.resolver }
+    var resolver: Resolver { state.value }
 
     /// Runs `body` with the current resolver, lent from the published snapshot rather than copied out of it (a copy
     /// retains every part of the route table).
     func withResolver<Result>(_ body: (borrowing Resolver) throws -> Result) rethrows -> Result {
-        try snapshot.withLock { $0 }.lend(body)
+        try state.snapshot.lend(body)
     }
 
     var count: Int { resolver.table.count }
@@ -90,45 +72,32 @@ final class RouteRegistry: Sendable {
     /// With a shared store, the commit succeeds only when no other instance changed the routes since this table
     /// was read; otherwise the routes are re-read and `change` runs again on them.
     func write<T>(_ change: (inout RouteTable) throws(LinkError) -> T) throws -> T {
-        var attempts = 0
-        while true {
-            do {
-                return try writes.withLock { _ in
-                    let current = snapshot.withLock { $0 }
-                    var resolver = current.resolver
-                    let result = try change(&resolver.table)
-                    for check in checks.withLock({ $0 }) { try check(resolver.table) }
-                    let revision = try store.replaceRouteTrees(
-                        resolver.table.definitions(from: .api).map { $0.json() }, ifRevision: current.revision)
-                    let published = Snapshot(resolver, revision: revision)
-                    snapshot.withLock { $0 = published }
-                    return result
-                }
-            } catch is StoreConflict where attempts < RouteRegistry.maxAttempts {
-                attempts += 1
-                try refresh()
+        try state.write { current in
+            var resolver = current.value
+            let result = try change(&resolver.table)
+            for check in checks.withLock({ $0 }) { try check(resolver.table) }
+            let trees = resolver.table.definitions(from: .api).map { $0.json() }
+            return .init(resolver, result: result) { [store] in
+                try store.replaceRouteTrees(trees, ifRevision: current.revision)
             }
         }
     }
 
-    /// Conflicting writes retried before a write fails.
-    static let maxAttempts = 8
-
     /// Re-reads the API routes when the store's revision differs from the published one (another instance
     /// changed them) and publishes them; answers whether anything was published.
     @discardableResult
-    func refresh() throws -> Bool {
-        try writes.withLock { _ in
-            let revision = try store.revisions()[.routes] ?? 0
-            let current = snapshot.withLock { $0 }
-            guard revision != current.revision else { return false }
-            let trees = try store.loadRouteTrees()
-            var resolver = current.resolver
-            let stored = try trees.map { (tree) throws(LinkError) in try RouteDefinition(json: tree) }
-            _ = try resolver.table.replaceRoutes(from: .api, with: stored)
-            let published = Snapshot(resolver, revision: revision)
-            snapshot.withLock { $0 = published }
-            return true
-        }
+    func refresh() throws -> Bool { try state.refresh() }
+
+    /// The table with the API routes another instance committed, or nil when the store holds `current`'s revision.
+    private static func reload(_ current: LiveState<Resolver>.Snapshot, from store: any Store) throws
+        -> LiveState<Resolver>.Snapshot?
+    {
+        let revision = try store.revisions()[.routes] ?? 0
+        guard revision != current.revision else { return nil }
+        let trees = try store.loadRouteTrees()
+        var resolver = current.value
+        let stored = try trees.map { (tree) throws(LinkError) in try RouteDefinition(json: tree) }
+        _ = try resolver.table.replaceRoutes(from: .api, with: stored)
+        return .init(resolver, revision: revision)
     }
 }

@@ -1,0 +1,74 @@
+import LinkCore
+import Synchronization
+
+/// The live event types (API.md §5), and the one path by which they change: plan the change against the published
+/// types, commit it to the store, then publish it on the bus.
+///
+/// Unlike routes and resources, the published catalog lives in the ``EventBus``: subscriptions and emits are matched
+/// against it under the bus's own lock, together with the queues, so it cannot be a separate ``LiveState``. This
+/// holder keeps the rest of the shape: writes are serialised (so store order is publication order), nothing is
+/// published before it is durable, and ``refresh()`` follows what another instance committed.
+final class LiveEventTypes: Sendable {
+    let hub: any EventHub
+    private let store: any Store
+    /// Held for a whole write or refresh: plan, commit, publish.
+    private let writes = Mutex(())
+
+    init(hub: any EventHub, store: any Store) {
+        self.hub = hub
+        self.store = store
+    }
+
+    /// The event types and the matcher.
+    var bus: EventBus { hub.types }
+
+    /// The types a subscription would register or name, planned against the current types (another instance's
+    /// registration of a moment ago included); empty when it uses existing types only.
+    func plannedChanges(_ requests: [EventTypeRequest]) throws -> [EventType] {
+        try hub.withCurrentTypes { try bus.plannedTypeChanges(requests) }
+    }
+
+    /// Registers and names what `requests` need, then subscribes to them.
+    func subscribeRegistering(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int) {
+        try writes.withLock { _ in
+            try store.saveEventTypes(try bus.plannedTypeChanges(requests))
+            return try hub.subscribe(requests, ttl: ttl)
+        }
+    }
+
+    /// Registers a type or names one; `changed` is false when it existed as given.
+    func register(_ entry: EventTypeRequest) throws -> (type: EventType, changed: Bool) {
+        try writes.withLock { _ in
+            try store.saveEventTypes(try bus.plannedTypeChanges([entry]))
+            return try bus.register(entry)
+        }
+    }
+
+    /// Removes a type by name or pattern; built-in types are `read_only`.
+    func remove(name: String?, pattern: Pattern?) throws {
+        // A type another instance registered a moment ago is known here before it is removed.
+        _ = try hub.withCurrentTypes { try bus.type(named: name, pattern: pattern) }
+        try writes.withLock { _ in
+            let type = try bus.type(named: name, pattern: pattern)
+            if !type.isBuiltIn { try store.deleteEventType(type) }
+            try bus.remove(named: name, pattern: pattern)
+        }
+    }
+
+    /// Brings the bus's event types in line with the store, after another instance registered, named or removed
+    /// one (API.md §12). A type this instance cannot take (its name is bound here to another pattern) is skipped.
+    func refresh() throws {
+        try writes.withLock { _ in
+            let stored = try store.loadEventTypes()
+            let shapes = Set(stored.map { $0.pattern.shape() })
+            for type in bus.types where !type.isBuiltIn && !shapes.contains(type.pattern.shape()) {
+                try? bus.remove(pattern: type.pattern)
+            }
+            let names = Dictionary(
+                bus.types.map { ($0.pattern.shape(), $0.name) }, uniquingKeysWith: { first, _ in first })
+            for type in stored where names[type.pattern.shape()] != .some(type.name) {
+                _ = try? bus.register(EventTypeRequest(path: type.pattern.description, name: type.name))
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Synchronization
+
+/// The one shape of live state in the server (routes, resources): an immutable value that every request reads, and
+/// one path by which it changes.
+///
+/// - **Read**: ``snapshot`` copies one reference out of a lock held for that copy only; the reader then owns an
+///   immutable value that later writes never touch. (A bare atomic load of a class reference cannot be made safe
+///   without a reclamation scheme — the writer would free the old snapshot under a reader that has loaded but not
+///   yet retained it — and swift-atomics' `ManagedAtomic` strong references pay two double-word compare-and-swaps
+///   per load; an uncontended `Mutex` around the retain costs less. See docs/architecture.md, "Live state".)
+/// - **Write**: ``write(_:)`` is serialised: it computes the new value from the published one, commits it to the
+///   store, and publishes it only once the commit returned. So commit order is publication order, and no reader
+///   sees a value that is not durable.
+/// - **Follow**: ``refresh()`` publishes what another instance committed (API.md §12), through the `reload`
+///   closure given at creation; a write refused by the store as computed from a stale value (``StoreConflict``)
+///   refreshes and computes again.
+final class LiveState<Value: Sendable>: Sendable {
+    /// A published value and the store revision it was read or committed at.
+    final class Snapshot: Sendable {
+        let value: Value
+        let revision: Int
+
+        init(_ value: Value, revision: Int) {
+            self.value = value
+            self.revision = revision
+        }
+
+        /// Runs `body` with the value lent, not copied (a copy of a struct retains each of its parts).
+        func lend<Result>(_ body: (borrowing Value) throws -> Result) rethrows -> Result { try body(value) }
+    }
+
+    /// What a write computed: the value to publish, the answer for the caller, and how to make it durable.
+    struct Change<Result> {
+        var value: Value
+        var result: Result
+        /// Commits `value` and returns the store's new revision; nil when nothing changed (nothing is published).
+        var commit: (() throws -> Int)?
+
+        /// A change to commit and publish.
+        init(_ value: Value, result: Result, commit: @escaping () throws -> Int) {
+            self.value = value
+            self.result = result
+            self.commit = commit
+        }
+
+        /// No change: the caller gets `result`, the published value stays.
+        init(unchanged value: Value, result: Result) {
+            self.value = value
+            self.result = result
+            self.commit = nil
+        }
+    }
+
+    /// Writes refused as stale (another instance committed first) that are retried before the write fails.
+    static var maxAttempts: Int { 8 }
+
+    private let published: Mutex<Snapshot>
+    /// Held for a whole write or refresh: compute, commit, publish.
+    private let writes = Mutex(())
+    /// The state another instance committed, given the published one, or nil when the store holds that revision.
+    private let reload: @Sendable (Snapshot) throws -> Snapshot?
+
+    init(_ value: Value, revision: Int, reload: @escaping @Sendable (Snapshot) throws -> Snapshot?) {
+        published = Mutex(Snapshot(value, revision: revision))
+        self.reload = reload
+    }
+
+    /// The published snapshot.
+    var snapshot: Snapshot { published.withLock { $0 } }
+
+    /// The published value.
+    var value: Value { snapshot.value }
+
+    /// Computes a change from the published snapshot, commits it and publishes it; returns the change's result.
+    ///
+    /// An error from `compute` or from the commit leaves the published value as it was.
+    func write<Result>(_ compute: (Snapshot) throws -> Change<Result>) throws -> Result {
+        var attempts = 0
+        while true {
+            do {
+                return try writes.withLock { _ in
+                    let change = try compute(snapshot)
+                    if let commit = change.commit {
+                        let revision = try commit()
+                        publish(Snapshot(change.value, revision: revision))
+                    }
+                    return change.result
+                }
+            } catch is StoreConflict where attempts < Self.maxAttempts {
+                attempts += 1
+                try refresh()
+            }
+        }
+    }
+
+    /// Publishes the state another instance committed, if the store holds another revision; answers whether
+    /// anything was published.
+    @discardableResult
+    func refresh() throws -> Bool {
+        try writes.withLock { _ in
+            guard let newer = try reload(snapshot) else { return false }
+            publish(newer)
+            return true
+        }
+    }
+
+    private func publish(_ snapshot: Snapshot) {
+        published.withLock { $0 = snapshot }
+    }
+}
