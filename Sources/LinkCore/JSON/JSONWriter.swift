@@ -97,3 +97,18 @@ public struct JSONWriter {
         endObject()
     }
 }
+
+extension JSONValue {
+    /// The value `write` renders, for a caller that needs as a value an answer whose one rendering is written with a
+    /// ``JSONWriter`` (the bytes are parsed back).
+    public init(writtenBy write: (inout JSONWriter) -> Void) {
+        var writer = JSONWriter()
+        write(&writer)
+        do {
+            // Only values already parsed within the depth limit are written, inside a few levels of answer.
+            self = try JSONParser.parse(writer.bytes, maxDepth: .max)
+        } catch {
+            preconditionFailure("JSONWriter wrote invalid JSON: \(error)")
+        }
+    }
+}

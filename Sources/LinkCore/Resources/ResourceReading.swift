@@ -19,18 +19,13 @@ public struct ResourceReading: Sendable, Hashable {
         self.query = query
     }
 
-    /// `{"value", "resource": {"path", "name", "revision"}, "params", "query"}`.
-    public var json: JSONValue {
-        var queryObject = JSONObject(minimumCapacity: query.count)
-        for (key, value) in query { queryObject[key] = .string(value) }
-        return .object([
-            "value": value, "resource": resource.summaryJSON, "params": params.json(), "query": .object(queryObject),
-        ])
-    }
+    /// The answer as a value: read back from ``write(to:)``, the one rendering of a reading.
+    public var json: JSONValue { JSONValue(writtenBy: write(to:)) }
 }
 
 extension ResourceReading {
-    /// Writes the same JSON as ``json`` straight into `writer` (the read path is hot).
+    /// `{"value", "resource": {"path", "name", "revision"}, "params", "query"}`, written straight into `writer` (the
+    /// read path is hot).
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("value")

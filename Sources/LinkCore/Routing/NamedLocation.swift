@@ -25,7 +25,7 @@ public struct NamedLocation: Sendable, Hashable {
     /// `params` is an object whose values are strings, or numbers and booleans taken as their JSON text.
     /// `query` is an object (a value may be an array, giving one item per element) or an array of
     /// `[key, value]` pairs (to repeat keys in any order).
-    init(fields: JSONFields) throws(LinkError) {
+    public init(fields: JSONFields) throws(LinkError) {
         name = try fields.requiredString("name")
         try NamedLocation.checkSpacing(name, field: fields.field("name"))
         params = [:]

@@ -93,46 +93,14 @@ public struct Resolution: Sendable {
 }
 
 extension Resolution {
-    /// The response body of `POST /v1/resolve`, keys in API.md order; `sameRoute` only when set.
-    public func json() -> JSONValue {
-        var object: JSONObject = [
-            "location": .string(location.description),
-            "path": .string(location.path),
-            "route": [
-                "name": route.name.map(JSONValue.string) ?? .null, "pattern": .string(route.pattern.description),
-            ],
-            "params": params.json(),
-            "query": .object(location.query.map.mapValues(JSONValue.string)),
-            "queryItems": .array(location.query.items.map { [.string($0.name), .string($0.value)] }),
-            "destination": route.destination,
-            "presentation": route.presentation.map(JSONValue.string) ?? .null,
-            "matches": .array(matches.map(\.json)),
-            "redirects": .array(redirects.map(\.json)),
-        ]
-        if let sameRoute { object["sameRoute"] = .string(sameRoute.rawValue) }
-        return .object(object)
-    }
-}
-
-extension Resolution.MatchedRoute {
-    /// `{"pattern", "name", "location"}`.
-    public var json: JSONValue {
-        [
-            "pattern": .string(pattern.description), "name": name.map(JSONValue.string) ?? .null,
-            "location": .string(location),
-        ]
-    }
-}
-
-extension Resolution.Redirect {
-    /// `{"from", "to", "route", "rule"}`.
-    public var json: JSONValue {
-        ["from": .string(from), "to": .string(to), "route": route.map(JSONValue.string) ?? .null, "rule": .int(rule)]
-    }
+    /// The response body as a value, for the callers that embed it in another document (a deferred link's token,
+    /// an app open): read back from ``write(to:)``, the one rendering of a resolution.
+    public func json() -> JSONValue { JSONValue(writtenBy: write(to:)) }
 }
 
 extension Resolution {
-    /// Writes the same JSON as ``json()`` straight into `writer`, without building a tree (the hot path).
+    /// The response body of `POST /v1/resolve` (API.md §2), keys in the contract's order, `sameRoute` only when set;
+    /// written straight into `writer`, without building a tree (the hot path).
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("location")

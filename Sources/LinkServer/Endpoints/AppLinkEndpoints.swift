@@ -9,7 +9,7 @@ struct AppLinkEndpoints: Sendable {
     var endpoints: [Endpoint] {
         [
             Endpoint("POST", "/v1/links/opens", .read) { request, _ in
-                let fields = try FieldReader(try request.jsonBody(), allowed: ["url", "platform"])
+                let fields = try JSONFields(try request.jsonBody(), allowed: ["url", "platform"])
                 let url = try fields.requiredString("url")
                 let platform = try fields.requiredString("platform")
                 guard let parsed = Platform(rawValue: platform), parsed == .ios || parsed == .android else {
@@ -21,7 +21,7 @@ struct AppLinkEndpoints: Sendable {
                 return .now(.json(answer.json(includingResolution: auth.allowsRead(request))))
             }.usingStore(),
             Endpoint("POST", "/v1/deferred/claim", .read) { request, _ in
-                let fields = try FieldReader(try request.jsonBody(), allowed: ["token", "installId"])
+                let fields = try JSONFields(try request.jsonBody(), allowed: ["token", "installId"])
                 let token = try fields.requiredString("token")
                 let installID = try fields.string("installId")
                 let now = WallClock.milliseconds()

@@ -1,5 +1,4 @@
 import LinkCore
-import OrderedCollections
 import Synchronization
 
 /// `/v1/events…` (API.md §5): subscriptions, long-polls on suspended connections, emits, event types.
@@ -59,13 +58,13 @@ final class EventEndpoints: Sendable {
     }
 
     private func subscribe(_ request: Request) throws -> Reply {
-        let body = try FieldReader(request.jsonBody(), allowed: ["events", "ttl"])
-        guard case .array(let items)? = body.value("events"), !items.isEmpty else {
+        let body = try JSONFields(request.jsonBody(), allowed: ["events", "ttl"])
+        guard case .array(let items)? = body["events"], !items.isEmpty else {
             throw LinkError.invalidField("events", expected: "a non-empty array of {path, name}")
         }
         var requests: [EventTypeRequest] = []
-        for item in items {
-            let entry = try FieldReader(item, allowed: ["path", "name"], what: "event entry")
+        for (index, item) in items.enumerated() {
+            let entry = try JSONFields(item, path: "events[\(index)]", allowed: ["path", "name"])
             requests.append(EventTypeRequest(path: try entry.string("path"), name: try entry.string("name")))
         }
         let ttl = try body.int("ttl", in: EventBus.Limits.ttlRange) ?? EventBus.Limits.defaultTTL
@@ -87,7 +86,7 @@ final class EventEndpoints: Sendable {
     /// `POST /v1/events` `{"path", "name"?}`: 201 with the type when it registers or names one, 200 when it
     /// exists as given.
     private func register(_ request: Request) throws -> Reply {
-        let body = try FieldReader(request.jsonBody(), allowed: ["path", "name"])
+        let body = try JSONFields(request.jsonBody(), allowed: ["path", "name"])
         let entry = EventTypeRequest(path: try body.requiredString("path"), name: try body.string("name"))
         let registered = try types.register(entry)
         return .now(.json(registered.type.json(), status: registered.changed ? 201 : 200))
@@ -149,8 +148,8 @@ final class EventEndpoints: Sendable {
     }
 
     private func emit(_ request: Request) throws -> Reply {
-        let body = try FieldReader(request.jsonBody(), allowed: ["loc", "name", "params", "query", "extra"])
-        let extra = body.value("extra") ?? .null
+        let body = try JSONFields(request.jsonBody(), allowed: ["loc", "name", "params", "query", "extra"])
+        let extra = body["extra"] ?? .null
         let time = WallClock.rfc3339Now()
         let result: EmitResult
         switch (try body.string("loc"), try body.string("name")) {
@@ -160,10 +159,8 @@ final class EventEndpoints: Sendable {
             }
             result = try hub.emit(try locations.parse(loc), extra: extra, time: time)
         case (nil, let name?):
-            try NamedLocation.checkSpacing(name, field: "name")
-            let params = OrderedDictionary(try body.stringMap("params"), uniquingKeysWith: { _, last in last })
-            let query = try body.stringMap("query").map { QueryItem($0.0, $0.1) }
-            result = try hub.emit(name: name, params: params, query: query, extra: extra, time: time)
+            let named = try NamedLocation(fields: body)
+            result = try hub.emit(name: name, params: named.params, query: named.query, extra: extra, time: time)
         default:
             throw LinkError(.invalidRequest, "Give exactly one of 'loc' and 'name'")
         }

@@ -15,8 +15,8 @@ struct RouteEndpoints {
                 return .now(.json(["registered": .array(registered.map { $0.json() })], status: 201))
             },
             Endpoint("PUT", "/v1/routes", .write) { [registry] request, _ in
-                let body = try FieldReader(request.jsonBody(), allowed: ["routes"])
-                guard case .array(let trees)? = body.value("routes") else {
+                let body = try JSONFields(request.jsonBody(), allowed: ["routes"])
+                guard case .array(let trees)? = body["routes"] else {
                     throw LinkError.invalidField("routes", expected: "an array of route definitions")
                 }
                 var definitions: [RouteDefinition] = []

@@ -30,14 +30,14 @@ struct SlotEndpoints: Sendable {
     }
 
     private func present(_ request: Request, slot: String) throws -> Reply {
-        let body = try FieldReader(request.jsonBody(), allowed: ["id", "priority", "payload", "ttl"])
+        let body = try JSONFields(request.jsonBody(), allowed: ["id", "priority", "payload", "ttl"])
         let id = try SlotEndpoints.name(try body.requiredString("id"), "id")
         guard let priority = try body.int("priority", in: Int.min...Int.max) else {
             throw LinkError(.invalidRequest, "Field 'priority' is required", details: ["field": "priority"])
         }
         let ttl = try body.int("ttl", in: SlotEndpoints.ttlRange) ?? SlotEndpoints.defaultTTL
         let change = try board.present(
-            slot, id: id, priority: priority, payload: body.value("payload") ?? .null, ttl: ttl)
+            slot, id: id, priority: priority, payload: body["payload"] ?? .null, ttl: ttl)
         switch change {
         case .presented(_, let replaced):
             return .now(.json(["presented": true, "replaced": replaced?.summary() ?? .null]))

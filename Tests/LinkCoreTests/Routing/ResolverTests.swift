@@ -200,25 +200,3 @@ import Testing
         #expect(try resolver.resolve(byName).location.description == "/users/5")
     }
 }
-
-@Suite struct ResolutionWriterTests {
-    /// The streaming writer must produce exactly what the tree rendering produces.
-    @Test(arguments: [
-        "/users/42?tab=posts&tab=x&empty", "/users/清华/posts/1", "/legacy/7", "/users/a%2Fb?q=%22",
-    ])
-    func writerMatchesTheTree(location: String) throws {
-        var table = RouteTable()
-        _ = try table.register(
-            RouteDefinition(json: [
-                "path": "/users/:id", "name": "user", "destination": ["screen": "Profile", "n": [1, 2.5, nil]],
-                "presentation": "push", "sameRoute": "update",
-                "routes": [["path": "posts/:postId"]],
-            ]), source: .api)
-        _ = try table.register(
-            RouteDefinition(json: ["path": "/legacy/:id", "redirect": [["to": "/users/{id}"]]]), source: .api)
-        let resolution = try Resolver(table: table).resolve(location: location, current: "/users/1")
-        var writer = JSONWriter()
-        resolution.write(to: &writer)
-        #expect(String(decoding: writer.bytes, as: UTF8.self) == resolution.json().encodedString())
-    }
-}

@@ -53,6 +53,22 @@ import Testing
         }
     }
 
+    /// One wording of a body's field errors, whichever endpoint reads the body (issue 11: one reader, JSONFields).
+    @Test(arguments: [
+        "/v1/resolve", "/v1/locate", "/v1/rules/evaluate", "/v1/routes", "/v1/resources", "/v1/events",
+        "/v1/events/emit", "/v1/events/subscriptions", "/v1/slots/s/present", "/v1/links/opens", "/v1/deferred/claim",
+    ])
+    func anUnknownBodyFieldIsWordedTheSameEverywhere(path: String) throws {
+        try withServer { (server) throws in
+            let reply = try server.client().post(path, ["colour": "red"])
+            #expect(reply.status == 400)
+            #expect(reply.errorCode == "invalid_request")
+            #expect(reply.json?["error"]?["message"] == "Unknown field 'colour'")
+            #expect(reply.errorDetails?["field"] == "colour")
+            #expect(reply.errorDetails?["reason"] == "unknown field")
+        }
+    }
+
     @Test func requestIDIsEchoedOrGenerated() throws {
         try withServer { (server) throws in
             let client = server.client()
