@@ -90,3 +90,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// CI builds this package's own targets with warnings as errors (`LINK_WARNINGS_AS_ERRORS=1`, exported by .ci/run).
+// Not in the manifest for everyone: SwiftPM passes `-suppress-warnings` to dependencies, which conflicts with
+// `-warnings-as-errors`, and an app's build must not break on a newer compiler's new warnings.
+if Context.environment["LINK_WARNINGS_AS_ERRORS"] == "1" {
+    for target in package.targets where target.type != .system {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
+    }
+}
