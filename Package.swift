@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "LinkServer", targets: ["LinkServer"]),
         .library(name: "LinkCore", targets: ["LinkCore"]),
         .library(name: "LinkClient", targets: ["LinkClient"]),
+        // Fixtures and a seeded generator shared by this repository's tests and Benchmarks/; not an API for apps.
+        .library(name: "LinkTestSupport", targets: ["LinkTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -83,8 +85,9 @@ let package = Package(
             ],
             exclude: ["Generated/openapi.json", "Generated/openapi-generator-config.yaml"]
         ),
-        .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore"]),
-        .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "LinkCore"]),
+        .target(name: "LinkTestSupport", path: "Tests/LinkTestSupport"),
+        .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore", "LinkTestSupport"]),
+        .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "LinkCore", "LinkTestSupport"]),
         // Runs the client against the real server, in process.
         .testTarget(name: "LinkClientTests", dependencies: ["LinkClient", "LinkServer"]),
     ],

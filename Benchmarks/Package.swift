@@ -18,6 +18,7 @@ let package = Package(
             name: "CoreBench",
             dependencies: [
                 .product(name: "LinkCore", package: "LinkServer"),
+                .product(name: "LinkTestSupport", package: "LinkServer"),
                 .product(name: "RoutingKit", package: "routing-kit"),
             ]
         ),

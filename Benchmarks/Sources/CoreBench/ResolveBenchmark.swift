@@ -1,4 +1,5 @@
 import LinkCore
+import LinkTestSupport
 
 /// `Resolver` on the GitHub route set plus a guarded route, with and without a redirect, and the two steps
 /// around it in the HTTP path: parsing the location and encoding the response body.

@@ -1,33 +1,23 @@
 import LinkCore
+import LinkTestSupport
 import Testing
 
 /// Property tests with a seeded generator: random patterns and locations never crash the parser or the
 /// matcher, and the trie's winner is the one a brute-force reference picks.
 @Suite struct SegmentTrieFuzzTests {
-    /// SplitMix64: small, fast, deterministic.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static let pieces = [
         "a", "b", "A", "B", "é", "清", ":", "*", "/", "//", "%", "%2F", "%41", "%zz", "%C3%A9", "?", "#", "x", "_",
         "1", ":p", ":q", "*r", "\u{0}", " ", "+", "&", "=", "%E6%B8%85",
     ]
 
-    private func randomText(_ generator: inout SeededGenerator, maxPieces: Int) -> String {
+    private func randomText(_ generator: inout SplitMix64, maxPieces: Int) -> String {
         let count = Int.random(in: 0...maxPieces, using: &generator)
         return (0..<count).map { _ in Self.pieces.randomElement(using: &generator)! }.joined()
     }
 
     @Test func randomTextNeverCrashesTheParsers() {
-        var generator = SeededGenerator(state: 20_251_121)
+        var generator = SplitMix64(seed: 20_251_121)
         for _ in 0..<5_000 {
             let text = randomText(&generator, maxPieces: 12)
             do { _ = try Pattern("/" + text) } catch { #expect(error.code == .invalidPattern) }
@@ -77,7 +67,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func trieAgreesWithBruteForce(seed: UInt64) throws {
-        var generator = SeededGenerator(state: seed)
+        var generator = SplitMix64(seed: seed)
         let words = ["a", "b", "A", "ab", "é", "É"]
         var entries: [SegmentTrie<Int>.Entry] = []
         var keys = Set<String>()

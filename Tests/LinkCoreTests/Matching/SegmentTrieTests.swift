@@ -1,4 +1,5 @@
 import LinkCore
+import LinkTestSupport
 import Testing
 
 @Suite struct SegmentTrieTests {

@@ -1,3 +1,4 @@
+import LinkTestSupport
 import Testing
 
 @testable import LinkCore
@@ -10,7 +11,7 @@ import Testing
     @Test(arguments: cases)
     func pixelsFollowTheGeometry(_ size: Int, _ margin: Int) throws {
         let width = 21
-        var generator = SplitMix(seed: UInt64(size * 31 + margin))
+        var generator = SplitMix64(seed: UInt64(size * 31 + margin))
         let symbol = QRSymbol(
             version: 1, width: width, modules: (0..<(width * width)).map { _ in generator.next() & 1 == 1 })
         let geometry = try QRGeometry(size: size, modules: width, margin: margin)
@@ -42,20 +43,5 @@ import Testing
         for row in 0..<67 {
             #expect(Array(bitmap.pixels[(row * 9)..<(row * 9 + 9)]) == [0, 0, 0, 0, 0, 0, 0, 0, 0x1F])
         }
-    }
-}
-
-/// A small deterministic generator for test symbols.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

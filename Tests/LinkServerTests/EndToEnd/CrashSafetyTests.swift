@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LinkCore
+import LinkTestSupport
 import Synchronization
 import Testing
 
@@ -174,21 +175,4 @@ private final class Ledger: Sendable {
     var acknowledged: [Write] { state.withLock { $0.acknowledged } }
     var interrupted: [Write] { state.withLock { $0.interrupted } }
     var refused: [String] { state.withLock { $0.refused } }
-}
-
-/// A small deterministic generator (SplitMix64), so that a failing round can be replayed.
-private struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: UInt64) -> UInt64 { next() % bound }
 }

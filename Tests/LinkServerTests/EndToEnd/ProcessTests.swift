@@ -29,21 +29,34 @@ import Testing
         #expect(try server.waitForExit() == 0)
     }
 
+    /// Each bad setting stops the start with exactly one message, naming the setting, the value and where it came
+    /// from (the argument parser's own errors add its usage lines after theirs).
     @Test(arguments: [
-        ["--port", "eighty"], ["--port", "65536"], ["--host", "nowhere"], ["--threads", "0"], ["--bogus"],
-        ["--config", "/nonexistent/linkserver.json"],
+        (["--port", "eighty"], "'eighty' is invalid for '--port <port>'"),
+        (["--port", "65536"], "invalid server.port 65536 (from --port)"),
+        (["--host", "nowhere"], "invalid server.host 'nowhere' (from --host)"),
+        (["--threads", "0"], "invalid server.threads 0 (from --threads)"),
+        (["--bogus"], "Unknown option '--bogus'"),
+        (["--config", "/nonexistent/linkserver.json"], "cannot read config file /nonexistent/linkserver.json"),
     ])
-    func invalidSettingsExitWithCode2AndOneMessage(arguments: [String]) throws {
+    func invalidSettingsExitWithCode2AndOneMessage(arguments: [String], message: String) throws {
         let server = try ServerProcess(arguments: arguments + ["--data-dir", TestServer.temporaryDirectory()])
         #expect(try server.waitForExit() == 2)
-        #expect(!server.log.isEmpty)
+        let messages = server.log.split(separator: "\n").filter {
+            $0.hasPrefix("LinkServer:") || $0.hasPrefix("Error:")
+        }
+        #expect(messages.count == 1, "\(server.log)")
+        #expect(messages.first?.contains(message) == true, "\(server.log)")
         #expect(!server.log.contains("listening"))
     }
 
     @Test func invalidEnvironmentExitsWithCode2() throws {
         let server = try ServerProcess(arguments: [], environment: ["LINK_PORT": "x"])
         #expect(try server.waitForExit() == 2)
-        #expect(server.log.contains("LINK_PORT"))
+        #expect(
+            server.log.split(separator: "\n") == [
+                "LinkServer: invalid server.port 'x' (from LINK_PORT): must be an integer from 0 to 65535"
+            ])
     }
 
     @Test func aSecondProcessOnTheSameDataFolderExitsWithCode2() throws {

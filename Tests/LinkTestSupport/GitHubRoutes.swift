@@ -1,7 +1,7 @@
-/// The GitHub REST API route set used by router benchmarks (go-http-routing-benchmark's `githubAPI`), as
-/// patterns, one per distinct path.
-enum GitHubRoutes {
-    static let patterns: [String] = [
+/// The GitHub REST API route set used by router benchmarks (go-http-routing-benchmark's `githubAPI`), as patterns,
+/// one per distinct path. The tests and the benchmarks (through the `LinkTestSupport` product) share this one list.
+public enum GitHubRoutes {
+    public static let patterns: [String] = [
         "/authorizations", "/authorizations/:id", "/applications/:client_id/tokens/:access_token",
         "/applications/:client_id/tokens", "/events", "/repos/:owner/:repo/events", "/networks/:owner/:repo/events",
         "/orgs/:org/events", "/users/:user/received_events", "/users/:user/received_events/public",
@@ -50,7 +50,7 @@ enum GitHubRoutes {
     ]
 
     /// A concrete location for a pattern: each parameter replaced by a value derived from its name.
-    static func sampleLocation(for pattern: String) -> String {
+    public static func sampleLocation(for pattern: String) -> String {
         pattern.split(separator: "/").map { segment -> String in
             switch segment.first {
             case ":": return "v-" + segment.dropFirst()
