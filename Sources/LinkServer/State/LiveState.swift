@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The one shape of live state in the server (routes, resources): an immutable value that every request reads, and
+/// The one shape of live state in the server (routes, resources, slots): an immutable value that every request reads, and
 /// one path by which it changes.
 ///
 /// - **Read**: ``snapshot`` copies one reference out of a lock held for that copy only; the reader then owns an
@@ -15,7 +15,8 @@ import Synchronization
 ///   closure given at creation; a write refused by the store as computed from a stale value (``StoreConflict``)
 ///   refreshes and computes again.
 final class LiveState<Value: Sendable>: Sendable {
-    /// A published value and the store revision it was read or committed at.
+    /// A published value and its revision: the store's revision it was read or committed at where the store keeps
+    /// one (routes, resources), else a count of publications (slots).
     final class Snapshot: Sendable {
         let value: Value
         let revision: Int
@@ -33,21 +34,28 @@ final class LiveState<Value: Sendable>: Sendable {
     struct Change<Result> {
         var value: Value
         var result: Result
-        /// Commits `value` and returns the store's new revision; nil when nothing changed (nothing is published).
+        /// Commits `value` and returns its revision; nil when nothing changed (nothing is published).
         var commit: (() throws -> Int)?
+        /// Runs once the change is published (or found to change nothing), still in the write's serial order: the
+        /// events and metrics that announce it.
+        var announce: (() -> Void)?
 
         /// A change to commit and publish.
-        init(_ value: Value, result: Result, commit: @escaping () throws -> Int) {
+        init(
+            _ value: Value, result: Result, commit: @escaping () throws -> Int, announce: (() -> Void)? = nil
+        ) {
             self.value = value
             self.result = result
             self.commit = commit
+            self.announce = announce
         }
 
         /// No change: the caller gets `result`, the published value stays.
-        init(unchanged value: Value, result: Result) {
+        init(unchanged value: Value, result: Result, announce: (() -> Void)? = nil) {
             self.value = value
             self.result = result
             self.commit = nil
+            self.announce = announce
         }
     }
 
@@ -84,6 +92,7 @@ final class LiveState<Value: Sendable>: Sendable {
                         let revision = try commit()
                         publish(Snapshot(change.value, revision: revision))
                     }
+                    change.announce?()
                     return change.result
                 }
             } catch is StoreConflict where attempts < Self.maxAttempts {

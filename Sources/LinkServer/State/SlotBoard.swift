@@ -1,0 +1,161 @@
+import HeapModule
+import LinkCore
+import Synchronization
+
+/// The live presentation slots (API.md §11): a ``LiveState`` of what each slot shows.
+///
+/// A change is computed by ``SlotRule`` from the published slots, committed to the store (conditional on what the
+/// slot showed, so presents into one slot are serialised across instances, API.md §12), published, then announced
+/// (the `slotChanged` event, metrics) in the same serial order, so the answers and the events agree and an
+/// acknowledged change survives `kill -9`. A read is a lookup in the published snapshot. A timer ends
+/// presentations at their `expires` without any request.
+final class SlotBoard: Sendable {
+    private struct Expiry: Comparable {
+        let at: Int64
+        let slot: String
+        static func < (a: Expiry, b: Expiry) -> Bool { a.at < b.at }
+    }
+
+    private typealias Slots = [String: Presentation]
+
+    private let state: LiveState<Slots>
+    /// When shown presentations end, possibly stale (a slot changed since): checked against the state when due.
+    private let expiries: Mutex<Heap<Expiry>>
+    private let store: any Store
+    private let hub: any EventHub
+    private let clock: @Sendable () -> Int64
+    private let onChange: @Sendable (SlotRule.Change) -> Void
+    private let timer = Mutex<DeadlineTimer?>(nil)
+
+    /// Loads the slots; call ``start()`` to empty those that expired while the service was down and to run the
+    /// expiry timer. `onChange` sees every outcome (for metrics).
+    init(
+        store: any Store, hub: any EventHub, clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
+        onChange: @escaping @Sendable (SlotRule.Change) -> Void = { _ in }
+    ) throws {
+        let slots = try store.loadSlots()
+        // The store keeps no revision per slot table: another instance's change shows as different slots.
+        state = LiveState(slots, revision: 0) { current in
+            let stored = try store.loadSlots()
+            return stored == current.value ? nil : .init(stored, revision: current.revision + 1)
+        }
+        expiries = Mutex(Heap(slots.map { Expiry(at: $0.value.expires, slot: $0.key) }))
+        self.store = store
+        self.hub = hub
+        self.clock = clock
+        self.onChange = onChange
+    }
+
+    /// Ends what expired while the service was down, then starts the expiry timer.
+    func start() {
+        _ = expireDue()
+        let timer = DeadlineTimer(name: "linkserver-slot-timer") { [self] _ in expireDue() }
+        self.timer.withLock { $0 = timer }
+        timer.start()
+    }
+
+    func stop() {
+        timer.withLock { $0 }?.stop()
+    }
+
+    /// What `slot` shows now (`nil` when empty or over).
+    func current(_ slot: String) -> Presentation? {
+        let now = clock()
+        return state.value[slot].flatMap { $0.isExpired(at: now) ? nil : $0 }
+    }
+
+    var count: Int { state.value.count }
+
+    /// Re-reads every slot from the store (another instance changed one) and publishes them. Events for those
+    /// changes were emitted by the instance that made them.
+    func refresh() throws {
+        guard try state.refresh() else { return }
+        let slots = state.value
+        // Added, never replaced: an expiry a concurrent write just queued must not be lost (stale ones are skipped).
+        expiries.withLock { heap in
+            for (slot, presentation) in slots { heap.insert(Expiry(at: presentation.expires, slot: slot)) }
+        }
+        if let next = slots.values.map(\.expires).min() {
+            timer.withLock { $0 }?.schedule(ContinuousClock.now + .milliseconds(max(0, next - clock())))
+        }
+    }
+
+    /// Offers a presentation to `slot`.
+    func present(_ slot: String, id: String, priority: Int, payload: JSONValue, ttl: Int) throws -> SlotRule.Change {
+        try change(slot) { current, now in
+            let offered = Presentation(
+                id: id, priority: priority, payload: payload, since: now, expires: now + Int64(ttl) * 1000)
+            return SlotRule.present(offered, over: current)
+        }
+    }
+
+    /// Dismisses `id` from `slot` when it is the one showing.
+    func dismiss(_ slot: String, id: String) throws -> SlotRule.Change {
+        try change(slot) { current, _ in SlotRule.dismiss(id, from: current) }
+    }
+
+    /// Ends every presentation that is over; answers when the next one ends, as a timer deadline.
+    @discardableResult
+    func expireDue() -> ContinuousClock.Instant? {
+        let now = clock()
+        while let due = expiries.withLock({ $0.min }), due.at <= now {
+            _ = expiries.withLock { $0.popMin() }
+            do {
+                _ = try change(due.slot) { _, _ in nil }
+            } catch {
+                // The store refused the change: try again on the next tick rather than lose the expiry.
+                expiries.withLock { $0.insert(due) }
+                return ContinuousClock.now + .seconds(1)
+            }
+        }
+        guard let next = expiries.withLock({ $0.min }) else { return nil }
+        return ContinuousClock.now + .milliseconds(max(0, next.at - now))
+    }
+
+    /// Changes `slot`: ends what it shows if that is over, then applies `decide` (nil: nothing more) to what is
+    /// left, as one commit from what the store holds to the result. Answers `decide`'s change, or the expiry.
+    private func change(
+        _ slot: String, _ decide: @escaping (Presentation?, Int64) -> SlotRule.Change?
+    ) throws -> SlotRule.Change {
+        try state.write { snapshot in
+            let now = clock()
+            let stored = snapshot.value[slot]
+            let expired = SlotRule.expire(stored, now: now)
+            let live = expired == nil ? stored : nil
+            let decided = decide(live, now)
+            let after = decided.map { $0.current(before: live) } ?? live
+            let announcement = { [self] in
+                if let expired { announce(expired, in: slot) }
+                if let decided { announce(decided, in: slot) }
+                if let after, decided?.reason != nil {
+                    expiries.withLock { $0.insert(Expiry(at: after.expires, slot: slot)) }
+                    timer.withLock { $0 }?.schedule(ContinuousClock.now + .milliseconds(max(0, after.expires - now)))
+                }
+            }
+            let result = decided ?? expired ?? .notCurrent
+            guard expired != nil || decided?.reason != nil else {
+                return .init(unchanged: snapshot.value, result: result, announce: announcement)
+            }
+            var slots = snapshot.value
+            slots[slot] = after
+            return .init(
+                slots, result: result,
+                commit: { [store] in
+                    try store.saveSlot(slot, after, replacing: stored)
+                    return snapshot.revision + 1
+                }, announce: announcement)
+        }
+    }
+
+    /// The `slotChanged` event of a change that changed the slot, and the metrics of every outcome.
+    private func announce(_ change: SlotRule.Change, in slot: String) {
+        defer { onChange(change) }
+        guard let reason = change.reason else { return }
+        let extra: JSONValue = [
+            "current": change.current(before: nil).map { $0.json() } ?? .null,
+            "replaced": change.ended?.json() ?? .null, "reason": .string(reason),
+        ]
+        _ = try? hub.emit(
+            Location(segments: ["slots", slot], query: Query([])), extra: extra, time: WallClock.rfc3339Now())
+    }
+}
