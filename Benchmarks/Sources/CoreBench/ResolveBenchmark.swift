@@ -21,7 +21,7 @@ enum ResolveBenchmark {
         definitions.append(try! RouteDefinition(json: JSONParser.parse(guarded)))
         definitions.append(try! RouteDefinition(json: JSONParser.parse(login)))
         var table = RouteTable()
-        try! table.replaceRoutes(from: .config, with: definitions)
+        table = try! table.replacingRoutes(from: .config, with: definitions).table
         return table
     }
 

@@ -8,7 +8,7 @@ import LinkCore
 /// "params"}…]}`.
 /// Properties: every stored write bumps the global revision by exactly one and stamps the resource with it, a
 /// no-op leaves it; what the registry holds loads back into a registry (what a restart does) with the same
-/// listing; a read's streamed JSON (the hot path) equals its tree rendering.
+/// listing; a read's JSON (written by JSONWriter, the one rendering) parses back and encodes again to the same bytes.
 func resourceFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let document = FuzzInput(data, size).json else { return 0 }
     var registry = ResourceRegistry()
@@ -40,7 +40,7 @@ func resourceFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
         guard let reading else { continue }
         var writer = JSONWriter()
         reading.write(to: &writer)
-        invariant(writer.bytes == reading.json.encoded(), "streamed reading differs: \(reading.json)")
+        invariant(writer.bytes == reading.json.encoded(), "written reading does not read back: \(reading.json)")
     }
     return 0
 }

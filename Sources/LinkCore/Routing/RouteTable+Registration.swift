@@ -1,27 +1,24 @@
 extension RouteTable {
-    /// Registers a route tree, all or nothing, and returns its routes root first (`POST /v1/routes`).
+    /// The table with a route tree registered, all or nothing, and its routes root first (`POST /v1/routes`).
     ///
     /// - Throws: `invalid_pattern`, `invalid_rule` (a template naming a parameter the route does not have),
     ///   `route_conflict` (details `pattern`, existing `name`, `existingPattern`, `existingSource`) when a route
     ///   already has the same pattern — parameter names ignored, and for two case-insensitive routes, case
-    ///   too — and `name_conflict` (details `name`, existing `pattern`) when the name is taken. The table is
-    ///   unchanged on error.
-    @discardableResult
-    public mutating func register(_ definition: RouteDefinition, source: RouteSource) throws(LinkError)
-        -> [RegisteredRoute]
+    ///   too — and `name_conflict` (details `name`, existing `pattern`) when the name is taken.
+    public func registering(_ definition: RouteDefinition, source: RouteSource) throws(LinkError)
+        -> (table: RouteTable, registered: [RegisteredRoute])
     {
         var copy = self
         var registered: [RegisteredRoute] = []
         try copy.append(definition, parent: nil, source: source, field: "", registered: &registered)
         copy.rebuild()
-        self = copy
-        return registered
+        return (copy, registered)
     }
 
-    /// Replaces every route of `source` with the trees `definitions`, atomically (`PUT /v1/routes`).
-    @discardableResult
-    public mutating func replaceRoutes(from source: RouteSource, with definitions: [RouteDefinition])
-        throws(LinkError) -> [RegisteredRoute]
+    /// The table with every route of `source` replaced by the trees `definitions`, all or nothing
+    /// (`PUT /v1/routes`), and the new routes.
+    public func replacingRoutes(from source: RouteSource, with definitions: [RouteDefinition])
+        throws(LinkError) -> (table: RouteTable, registered: [RegisteredRoute])
     {
         var copy = self
         // Rebuild the indexes the conflict checks use only when routes were removed (a full rebuild is the
@@ -35,8 +32,7 @@ extension RouteTable {
             try copy.append(definition, parent: nil, source: source, field: "routes[\(index)]", registered: &registered)
         }
         copy.rebuild()
-        self = copy
-        return registered
+        return (copy, registered)
     }
 
     /// Appends `definition` and its children after checking each against the table so far.

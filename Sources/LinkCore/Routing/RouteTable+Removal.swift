@@ -1,30 +1,34 @@
 extension RouteTable {
-    /// Removes the route named `name` and its children (`DELETE /v1/routes/{name}`); returns them.
+    /// The table without the route named `name` and its children (`DELETE /v1/routes/{name}`), and those routes.
     ///
     /// - Throws: `unknown_name`; `read_only` when `requester` is `.api` and the route came from the config.
-    @discardableResult
-    public mutating func remove(named name: String, by requester: RouteSource = .api) throws(LinkError) -> [Route] {
+    public func removing(named name: String, by requester: RouteSource = .api) throws(LinkError)
+        -> (table: RouteTable, removed: [Route])
+    {
         guard let index = byName[name] else {
             throw LinkError(.unknownName, "No route is named '\(name)'", details: ["name": .string(name)])
         }
-        return try remove(at: index, by: requester)
+        return try removing(at: index, by: requester)
     }
 
-    /// Removes the route with `pattern` (parameter names ignored) and its children
-    /// (`DELETE /v1/routes?pattern=…`); returns them.
+    /// The table without the route with `pattern` (parameter names ignored) and its children
+    /// (`DELETE /v1/routes?pattern=…`), and those routes.
     ///
     /// - Throws: `invalid_pattern`; `no_match` when no route has that pattern; `read_only` as for names.
-    @discardableResult
-    public mutating func remove(pattern text: String, by requester: RouteSource = .api) throws(LinkError) -> [Route] {
+    public func removing(pattern text: String, by requester: RouteSource = .api) throws(LinkError)
+        -> (table: RouteTable, removed: [Route])
+    {
         let pattern = try Pattern(text)
         guard let index = index(of: pattern) else {
             throw LinkError(
                 .noMatch, "No route has the pattern \(pattern)", details: ["pattern": .string(pattern.description)])
         }
-        return try remove(at: index, by: requester)
+        return try removing(at: index, by: requester)
     }
 
-    private mutating func remove(at index: Int, by requester: RouteSource) throws(LinkError) -> [Route] {
+    private func removing(at index: Int, by requester: RouteSource) throws(LinkError)
+        -> (table: RouteTable, removed: [Route])
+    {
         let route = routes[index]
         if requester == .api && route.source == .config {
             throw LinkError(
@@ -34,9 +38,10 @@ extension RouteTable {
                 ])
         }
         let removed = routes.filter { $0.chain.contains(index) }
-        removeAll { $0.chain.contains(index) }
-        rebuild()
-        return removed
+        var copy = self
+        copy.removeAll { $0.chain.contains(index) }
+        copy.rebuild()
+        return (copy, removed)
     }
 
     /// Drops the routes matching `shouldRemove` (with their descendants) and renumbers parents; indexes are

@@ -10,7 +10,7 @@ struct RouteEndpoints {
             Endpoint("POST", "/v1/routes", .write) { [registry] request, _ in
                 let definition = try RouteDefinition(json: request.jsonBody())
                 let registered = try registry.write { (table) throws(LinkError) in
-                    try table.register(definition, source: .api)
+                    try table.registering(definition, source: .api)
                 }
                 return .now(.json(["registered": .array(registered.map { $0.json() })], status: 201))
             },
@@ -24,7 +24,7 @@ struct RouteEndpoints {
                     definitions.append(try RouteDefinition(json: tree, field: "routes[\(index)]"))
                 }
                 let registered = try registry.write { (table) throws(LinkError) in
-                    try table.replaceRoutes(from: .api, with: definitions)
+                    try table.replacingRoutes(from: .api, with: definitions)
                 }
                 return .now(.json(["registered": .array(registered.map { $0.json() })]))
             },
@@ -37,7 +37,7 @@ struct RouteEndpoints {
                         .invalidRequest, "Give the route to delete as ?pattern=… or /v1/routes/{name}",
                         details: ["field": "pattern"])
                 }
-                _ = try registry.write { (table) throws(LinkError) in try table.remove(pattern: pattern) }
+                _ = try registry.write { (table) throws(LinkError) in try table.removing(pattern: pattern) }
                 return .now(.noContent)
             },
             Endpoint("GET", "/v1/routes/{name}", .read) { [registry] _, parameters in
@@ -48,7 +48,7 @@ struct RouteEndpoints {
             },
             Endpoint("DELETE", "/v1/routes/{name}", .write) { [registry] _, parameters in
                 let name = parameters["name"] ?? ""
-                _ = try registry.write { (table) throws(LinkError) in try table.remove(named: name) }
+                _ = try registry.write { (table) throws(LinkError) in try table.removing(named: name) }
                 return .now(.noContent)
             },
             Endpoint("POST", "/v1/resolve", .read) { [registry, metrics] request, _ in

@@ -16,7 +16,7 @@ final class LiveRoutes: Sendable {
         var table = RouteTable()
         table.linkPolicy = linkPolicy
         do {
-            _ = try table.replaceRoutes(from: .config, with: configRoutes)
+            table = try table.replacingRoutes(from: .config, with: configRoutes).table
         } catch {
             throw ConfigError("invalid routes file: \(error.message)\(LiveRoutes.describe(error.details))")
         }
@@ -26,7 +26,7 @@ final class LiveRoutes: Sendable {
         do throws(LinkError) {
             // One replace for every stored tree: registering them one by one would rebuild the table each time.
             let stored = try trees.map { (tree) throws(LinkError) in try RouteDefinition(json: tree) }
-            if !stored.isEmpty { _ = try table.replaceRoutes(from: .api, with: stored) }
+            if !stored.isEmpty { table = try table.replacingRoutes(from: .api, with: stored).table }
         } catch {
             throw ConfigError(
                 "a route kept in the store conflicts with the routes file: \(error.message)"
@@ -67,14 +67,16 @@ final class LiveRoutes: Sendable {
 
     var count: Int { resolver.table.count }
 
-    /// Applies `change` to a copy of the table, commits the API routes, then publishes the new table.
+    /// Computes a new table from the current one with `change` (which also answers what changed), commits the API
+    /// routes, then publishes the new table.
     ///
     /// With a shared store, the commit succeeds only when no other instance changed the routes since this table
     /// was read; otherwise the routes are re-read and `change` runs again on them.
-    func write<T>(_ change: (inout RouteTable) throws(LinkError) -> T) throws -> T {
+    func write<T>(_ change: (RouteTable) throws(LinkError) -> (RouteTable, T)) throws -> T {
         try state.write { current in
             var resolver = current.value
-            let result = try change(&resolver.table)
+            let result: T
+            (resolver.table, result) = try change(resolver.table)
             for check in checks.withLock({ $0 }) { try check(resolver.table) }
             let trees = resolver.table.definitions(from: .api).map { $0.json() }
             return .init(resolver, result: result) { [store] in
@@ -97,7 +99,7 @@ final class LiveRoutes: Sendable {
         let trees = try store.loadRouteTrees()
         var resolver = current.value
         let stored = try trees.map { (tree) throws(LinkError) in try RouteDefinition(json: tree) }
-        _ = try resolver.table.replaceRoutes(from: .api, with: stored)
+        resolver.table = try resolver.table.replacingRoutes(from: .api, with: stored).table
         return .init(resolver, revision: revision)
     }
 }

@@ -41,7 +41,7 @@ import Testing
         var table = RouteTable()
         table.linkPolicy = LinkPolicy(iosScheme: "myapp", androidScheme: "myapp")
         for route in (try! JSONParser.parse(Array(routes.utf8))).arrayValue! {
-            try! table.register(try! RouteDefinition(json: route), source: .api)
+            table = try! table.registering(try! RouteDefinition(json: route), source: .api).table
         }
         return Resolver(table: table)
     }

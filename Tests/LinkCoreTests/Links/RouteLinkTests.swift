@@ -7,7 +7,9 @@ import Testing
         var table = RouteTable()
         table.linkPolicy = policy
         let json = try JSONParser.parse(Array(routes.utf8))
-        for value in json.arrayValue ?? [] { try table.register(try RouteDefinition(json: value), source: .api) }
+        for value in json.arrayValue ?? [] {
+            table = try table.registering(try RouteDefinition(json: value), source: .api).table
+        }
         return table
     }
 

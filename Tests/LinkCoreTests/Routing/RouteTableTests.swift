@@ -8,7 +8,8 @@ import Testing
 
     @Test func registersATreeRootFirst() throws {
         var table = RouteTable()
-        let registered = try table.register(
+        let registered: [RegisteredRoute]
+        (table, registered) = try table.registering(
             definition(
                 #"{"path": "/users/:id", "name": "user", "routes": [{"path": "posts/:postId", "name": "userPost", "routes": [{"path": "comments"}]}, {"path": "settings", "name": "settings"}]}"#
             ), source: .api)
@@ -28,7 +29,8 @@ import Testing
     @Test func refusesTheSamePatternWithOtherParameterNames() throws {
         var table = try RoutingFixtures.table(#"[{"path": "/users/:id", "name": "user"}]"#)
         let error = #expect(throws: LinkError.self) {
-            try table.register(definition(#"{"path": "/users/:userId", "name": "other"}"#), source: .api)
+            table = try table.registering(definition(#"{"path": "/users/:userId", "name": "other"}"#), source: .api)
+                .table
         }
         #expect(error?.code == .routeConflict)
         #expect(error?.details["pattern"] == "/users/:userId")
@@ -40,7 +42,7 @@ import Testing
     @Test func refusesANameBoundToAnotherPattern() throws {
         var table = try RoutingFixtures.table(#"[{"path": "/users/:id", "name": "user"}]"#)
         let error = #expect(throws: LinkError.self) {
-            try table.register(definition(#"{"path": "/people/:id", "name": "user"}"#), source: .api)
+            table = try table.registering(definition(#"{"path": "/people/:id", "name": "user"}"#), source: .api).table
         }
         #expect(error?.code == .nameConflict)
         #expect(error?.details["name"] == "user")
@@ -50,25 +52,26 @@ import Testing
     @Test func conflictsInsideOneTreeAreRefusedToo() throws {
         var table = RouteTable()
         let error = #expect(throws: LinkError.self) {
-            try table.register(
+            table = try table.registering(
                 definition(
                     #"{"path": "/a", "routes": [{"path": ":x", "name": "one"}, {"path": ":y", "name": "two"}]}"#),
-                source: .api)
+                source: .api
+            ).table
         }
         #expect(error?.code == .routeConflict)
         #expect(error?.details["name"] == "one")
         let empty = #expect(throws: LinkError.self) {
-            try table.register(definition(#"{"path": "/a", "routes": [{"path": ""}]}"#), source: .api)
+            table = try table.registering(definition(#"{"path": "/a", "routes": [{"path": ""}]}"#), source: .api).table
         }
         #expect(empty?.code == .routeConflict)
     }
 
     @Test func registrationIsAllOrNothing() throws {
-        var table = try RoutingFixtures.table(#"[{"path": "/taken", "name": "taken"}]"#)
+        let table = try RoutingFixtures.table(#"[{"path": "/taken", "name": "taken"}]"#)
         let tree = try definition(
             #"{"path": "/new", "name": "new", "routes": [{"path": "ok", "name": "ok"}, {"path": "bad", "name": "taken"}]}"#
         )
-        #expect(throws: LinkError.self) { try table.register(tree, source: .api) }
+        #expect(throws: LinkError.self) { _ = try table.registering(tree, source: .api) }
         #expect(table.count == 1)
         #expect(table.route(named: "new") == nil)
         #expect(table.index(of: try Pattern("/new")) == nil)
@@ -90,9 +93,9 @@ import Testing
         ),
     ])
     func validatesPatternsAndTemplatesAtRegistration(text: String, code: LinkError.Code, field: String) throws {
-        var table = RouteTable()
+        let table = RouteTable()
         let tree = try definition(text)
-        let error = #expect(throws: LinkError.self) { try table.register(tree, source: .api) }
+        let error = #expect(throws: LinkError.self) { _ = try table.registering(tree, source: .api) }
         #expect(error?.code == code)
         if code == .invalidRule { #expect(error?.details["field"] == .string(field), "\(String(describing: error))") }
         #expect(table.count == 0)
@@ -105,16 +108,17 @@ import Testing
         #expect(table.routes.map(\.caseInsensitive) == [true, true, false])
         // Two case-insensitive routes equal but for case are the same pattern.
         let folded = #expect(throws: LinkError.self) {
-            try table.register(definition(#"{"path": "/USERS/:x", "caseInsensitive": true}"#), source: .api)
+            table = try table.registering(definition(#"{"path": "/USERS/:x", "caseInsensitive": true}"#), source: .api)
+                .table
         }
         #expect(folded?.code == .routeConflict)
         // The same text is the same pattern whatever the flag.
         let same = #expect(throws: LinkError.self) {
-            try table.register(definition(#"{"path": "/Users/:x"}"#), source: .api)
+            table = try table.registering(definition(#"{"path": "/Users/:x"}"#), source: .api).table
         }
         #expect(same?.code == .routeConflict)
         // A case-sensitive route with other letters is a more specific route, not a conflict.
-        try table.register(definition(#"{"path": "/users/me", "name": "me"}"#), source: .api)
+        table = try table.registering(definition(#"{"path": "/users/me", "name": "me"}"#), source: .api).table
         #expect(table.match(try Location("/users/me"))?.index == table.index(named: "me"))
         #expect(table.match(try Location("/USERS/me"))?.index == 0)
     }
@@ -131,7 +135,8 @@ import Testing
         var table = try RoutingFixtures.table(
             #"[{"path": "/a", "name": "a", "routes": [{"path": "b", "name": "b", "routes": [{"path": "c", "name": "c"}]}, {"path": "d", "name": "d"}]}, {"path": "/e", "name": "e"}]"#
         )
-        let removed = try table.remove(named: "b")
+        let removed: [Route]
+        (table, removed) = try table.removing(named: "b")
         #expect(removed.compactMap(\.name) == ["b", "c"])
         #expect(table.routes.compactMap(\.name) == ["a", "d", "e"])
         #expect(table.route(named: "d")?.chain == [0, 1])
@@ -143,7 +148,8 @@ import Testing
     @Test func removesByPatternWithChildren() throws {
         var table = try RoutingFixtures.table(
             #"[{"path": "/users/:id", "name": "user", "routes": [{"path": "posts/:postId", "name": "userPost"}]}]"#)
-        let removed = try table.remove(pattern: "/users/:x")
+        let removed: [Route]
+        (table, removed) = try table.removing(pattern: "/users/:x")
         #expect(removed.compactMap(\.name) == ["user", "userPost"])
         #expect(table.count == 0)
         #expect(table.route(named: "user") == nil)
@@ -151,29 +157,30 @@ import Testing
 
     @Test func removalErrors() throws {
         var table = try RoutingFixtures.table(#"[{"path": "/config", "name": "config"}]"#, source: .config)
-        try table.register(definition(#"{"path": "/api", "name": "api"}"#), source: .api)
-        #expect(throws: LinkError.self) { try table.remove(named: "nope") }
-        let unknown = #expect(throws: LinkError.self) { try table.remove(named: "nope") }
+        table = try table.registering(definition(#"{"path": "/api", "name": "api"}"#), source: .api).table
+        #expect(throws: LinkError.self) { _ = try table.removing(named: "nope") }
+        let unknown = #expect(throws: LinkError.self) { _ = try table.removing(named: "nope") }
         #expect(unknown?.code == .unknownName)
-        let noMatch = #expect(throws: LinkError.self) { try table.remove(pattern: "/nope/:x") }
+        let noMatch = #expect(throws: LinkError.self) { _ = try table.removing(pattern: "/nope/:x") }
         #expect(noMatch?.code == .noMatch)
         #expect(noMatch?.details["pattern"] == "/nope/:x")
-        let invalid = #expect(throws: LinkError.self) { try table.remove(pattern: "nope") }
+        let invalid = #expect(throws: LinkError.self) { _ = try table.removing(pattern: "nope") }
         #expect(invalid?.code == .invalidPattern)
-        let readOnly = #expect(throws: LinkError.self) { try table.remove(named: "config") }
+        let readOnly = #expect(throws: LinkError.self) { _ = try table.removing(named: "config") }
         #expect(readOnly?.code == .readOnly)
-        let readOnlyPattern = #expect(throws: LinkError.self) { try table.remove(pattern: "/config") }
+        let readOnlyPattern = #expect(throws: LinkError.self) { _ = try table.removing(pattern: "/config") }
         #expect(readOnlyPattern?.code == .readOnly)
         #expect(table.count == 2)
         // The config itself may change its own routes.
-        try table.remove(named: "config", by: .config)
+        table = try table.removing(named: "config", by: .config).table
         #expect(table.count == 1)
     }
 
     @Test func replacesOneSourceAtomically() throws {
         var table = try RoutingFixtures.table(#"[{"path": "/c", "name": "c"}]"#, source: .config)
-        try table.register(definition(#"{"path": "/old", "name": "old"}"#), source: .api)
-        let registered = try table.replaceRoutes(
+        table = try table.registering(definition(#"{"path": "/old", "name": "old"}"#), source: .api).table
+        let registered: [RegisteredRoute]
+        (table, registered) = try table.replacingRoutes(
             from: .api,
             with: [definition(#"{"path": "/n1", "name": "n1"}"#), definition(#"{"path": "/old", "name": "n2"}"#)])
         #expect(registered.compactMap(\.name) == ["n1", "n2"])
@@ -181,7 +188,9 @@ import Testing
         #expect(table.routes.map(\.source) == [.config, .api, .api])
         let before = table.routes.compactMap(\.name)
         let error = #expect(throws: LinkError.self) {
-            try table.replaceRoutes(from: .api, with: [definition(#"{"path": "/x"}"#), definition(#"{"path": "/c"}"#)])
+            table = try table.replacingRoutes(
+                from: .api, with: [definition(#"{"path": "/x"}"#), definition(#"{"path": "/c"}"#)]
+            ).table
         }
         #expect(error?.code == .routeConflict)
         #expect(error?.details["existingSource"] == "config")
@@ -191,13 +200,13 @@ import Testing
     @Test func exportsTheTreesOfASource() throws {
         let text = #"[{"path": "/a", "name": "a", "routes": [{"path": "b", "name": "b"}, {"path": "c", "name": "c"}]}]"#
         var table = try RoutingFixtures.table(text)
-        try table.register(definition(#"{"path": "/cfg"}"#), source: .config)
-        try table.remove(named: "b")
+        table = try table.registering(definition(#"{"path": "/cfg"}"#), source: .config).table
+        table = try table.removing(named: "b").table
         let exported = table.definitions(from: .api)
         #expect(exported.count == 1)
         #expect(exported[0].routes.map(\.name) == ["c"])
         var rebuilt = RouteTable()
-        try rebuilt.replaceRoutes(from: .api, with: exported)
+        rebuilt = try rebuilt.replacingRoutes(from: .api, with: exported).table
         #expect(rebuilt.routes.map(\.pattern) == table.routes.filter { $0.source == .api }.map(\.pattern))
         #expect(table.definitions(from: .config).map(\.path) == ["/cfg"])
     }

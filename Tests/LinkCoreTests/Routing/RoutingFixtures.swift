@@ -10,7 +10,7 @@ enum RoutingFixtures {
     static func table(_ routes: String, source: RouteSource = .api) throws -> RouteTable {
         var table = RouteTable()
         for route in try json(routes).arrayValue ?? [] {
-            try table.register(RouteDefinition(json: route), source: source)
+            table = try table.registering(RouteDefinition(json: route), source: source).table
         }
         return table
     }
