@@ -215,6 +215,25 @@ final class Application: Sendable {
         readinessFlag.value = .ready
     }
 
+    /// Reads the routes file again and replaces the config routes (SIGHUP). A file that does not load, or routes that
+    /// conflict with the API routes, are logged and change nothing.
+    func reloadRoutesFile() {
+        do {
+            let definitions = try RoutesFile.load(config.routesFile)
+            try routes.replaceConfigRoutes(definitions)
+            logger.info(
+                "routes file reloaded",
+                metadata: [
+                    "file": "\(config.routesFile)",
+                    "routes": "\(routes.resolver.table.definitions(from: .config).count)",
+                ])
+        } catch {
+            logger.error(
+                "routes file not reloaded; the routes stay as they were",
+                metadata: ["file": "\(config.routesFile)", "error": "\(error)"])
+        }
+    }
+
     var port: UInt16 { daemon.port }
     /// The bound port of the public listener (0 when it is off).
     var linksPort: UInt16 { linksDaemon?.port ?? 0 }

@@ -7,8 +7,8 @@ import Logging
     import Glibc
 #endif
 
-/// Runs the process: parses the command line, loads the configuration, starts the application and stops it
-/// cleanly on SIGTERM or SIGINT. Exit codes: 0 after a clean stop, 2 for an invalid setting, 1 for other
+/// Runs the process: parses the command line, loads the configuration, starts the application, reloads the routes
+/// file on SIGHUP and stops cleanly on SIGTERM or SIGINT. Exit codes: 0 after a clean stop, 2 for an invalid setting, 1 for other
 /// start-up failures.
 enum Launcher {
     static func run(arguments: [String]) -> Int32 {
@@ -57,6 +57,7 @@ enum Launcher {
             logger.critical("start failed", metadata: ["error": "\(error)"])
             return 1
         }
+        termination.onReload { application.reloadRoutesFile() }
         termination.wait()
         application.shutdown()
         return 0
@@ -64,12 +65,14 @@ enum Launcher {
 }
 
 /// SIGTERM and SIGINT, caught from creation on; ``wait()`` returns once one arrived, however early. Created before
-/// the application starts, so no signal can arrive between the first listener and the handlers.
+/// the application starts, so no signal can arrive between the first listener and the handlers. SIGHUP is ignored
+/// from creation on (its default would end the process) until ``onReload(_:)`` gives it a handler.
 final class TerminationSignal {
     private let received = DispatchSemaphore(value: 0)
     private var sources: [any DispatchSourceSignal] = []
 
     init() {
+        signal(SIGHUP, SIG_IGN)
         for signalNumber in [SIGTERM, SIGINT] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
@@ -77,6 +80,14 @@ final class TerminationSignal {
             source.resume()
             sources.append(source)
         }
+    }
+
+    /// Runs `reload` on every SIGHUP from now on (one at a time, off the signal handler).
+    func onReload(_ reload: @escaping @Sendable () -> Void) {
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "linkserver-reload"))
+        source.setEventHandler(handler: reload)
+        source.resume()
+        sources.append(source)
     }
 
     /// Blocks until SIGTERM or SIGINT arrives.

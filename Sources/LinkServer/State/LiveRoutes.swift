@@ -85,6 +85,12 @@ final class LiveRoutes: Sendable {
         }
     }
 
+    /// Replaces the routes that came from the routes file (a reload on SIGHUP); all or nothing, with the same checks
+    /// as at start (a conflict with an API route, the association files' size).
+    func replaceConfigRoutes(_ definitions: [RouteDefinition]) throws {
+        _ = try write { (table) throws(LinkError) in try table.replacingRoutes(from: .config, with: definitions) }
+    }
+
     /// Re-reads the API routes when the store's revision differs from the published one (another instance
     /// changed them) and publishes them; answers whether anything was published.
     @discardableResult

@@ -20,6 +20,39 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dataDir + "/linkserver.sqlite"))
     }
 
+    /// SIGHUP reloads the routes file: new routes are served, removed ones are gone, the API routes stay; a file
+    /// that does not load changes nothing.
+    @Test func sighupReloadsTheRoutesFile() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        let routesFile = dataDir + "/routes.json"
+        func writeRoutes(_ text: String) throws {
+            try text.write(toFile: routesFile, atomically: true, encoding: .utf8)
+        }
+        try writeRoutes(#"{"routes": [{"path": "/old/:id", "name": "old"}]}"#)
+        let server = try ServerProcess(arguments: [
+            "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", routesFile,
+        ])
+        let client = HTTPClient(port: try server.waitUntilListening())
+        #expect(try client.post("/v1/routes", ["path": "/api/:id", "name": "api"]).status == 201)
+        #expect(try client.get("/v1/resolve?url=/old/1").status == 200)
+
+        try writeRoutes(#"{"routes": [{"path": "/new/:id", "name": "new"}]}"#)
+        server.signal(SIGHUP)
+        try server.waitForLog("routes file reloaded")
+        #expect(try client.get("/v1/resolve?url=/new/1").status == 200)
+        #expect(try client.get("/v1/resolve?url=/old/1").status == 404)
+        #expect(try client.get("/v1/resolve?url=/api/1").status == 200)
+
+        try writeRoutes(#"{"routes": [{"path": "/api/:x", "name": "clash"}]}"#)
+        server.signal(SIGHUP)
+        try server.waitForLog("routes file not reloaded")
+        #expect(try client.get("/v1/resolve?url=/new/1").status == 200)
+        #expect(try client.get("/v1/routes/api").status == 200)
+
+        server.signal(SIGTERM)
+        #expect(try server.waitForExit() == 0)
+    }
+
     @Test func stopsOnSIGINTToo() throws {
         let server = try ServerProcess(arguments: [
             "--host", "127.0.0.1", "--port", "0", "--data-dir", TestServer.temporaryDirectory(),

@@ -74,6 +74,17 @@ final class ServerProcess {
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+    /// Waits until the log holds `text` at least `count` times (the process announces what it did).
+    func waitForLog(_ text: String, count: Int = 1, timeout: Duration = .seconds(30)) throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if log.components(separatedBy: text).count - 1 >= count { return }
+            if !process.isRunning { break }
+            usleep(20_000)
+        }
+        throw HTTPClient.Failure(description: "no '\(text)' (×\(count)) in the log: \(log)")
+    }
+
     /// Waits for exit and returns the status.
     func waitForExit(timeout: Duration = .seconds(30)) throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
