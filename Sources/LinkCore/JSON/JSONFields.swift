@@ -6,19 +6,27 @@
 /// - a wrong type: "Field 'x' must be a string, not number" (`expected`);
 /// - a missing field: "Field 'x' is required";
 /// - an unknown field: "Unknown field 'x'" (`reason`, and the `allowed` fields when the reader was given them).
+///
+/// An explicit `null` is a wrong type ("must be a string, not null"), as the OpenAPI document's request schemas say,
+/// except in readers made with `nullMeansAbsent`: route, link and resource definitions, whose optional members the
+/// document marks nullable (`"name": null` is a route without a name).
 public struct JSONFields: Sendable {
     public let object: JSONObject
     /// The path of the object itself; empty for a body's root.
     public let path: String
     /// `invalid_request` for definitions and requests, `invalid_rule` inside redirect rules.
     public let code: LinkError.Code
+    /// Whether the typed readers take an explicit `null` for an absent member.
+    public let nullMeansAbsent: Bool
 
     /// `allowed`, when given: the fields the object may have; any other is an error.
     public init(
-        _ value: JSONValue, path: String = "", code: LinkError.Code = .invalidRequest, allowed: Set<String>? = nil
+        _ value: JSONValue, path: String = "", code: LinkError.Code = .invalidRequest, allowed: Set<String>? = nil,
+        nullMeansAbsent: Bool = false
     ) throws(LinkError) {
         self.path = path
         self.code = code
+        self.nullMeansAbsent = nullMeansAbsent
         guard case .object(let object) = value else {
             throw JSONFields.wrongType(path.isEmpty ? "body" : path, expected: "an object", got: value, code: code)
         }
@@ -32,11 +40,17 @@ public struct JSONFields: Sendable {
     /// Member `key`; `nil` when absent (an explicit `null` is returned as `.null`).
     public subscript(key: String) -> JSONValue? { object[key] }
 
+    /// Member `key` for the typed readers: `nil` when absent, or `null` in a reader made with `nullMeansAbsent`.
+    private func member(_ key: String) -> JSONValue? {
+        guard let value = object[key], !(nullMeansAbsent && value.isNull) else { return nil }
+        return value
+    }
+
     /// Whether member `key` is present (even as `null`).
     public func has(_ key: String) -> Bool { object[key] != nil }
 
     public func string(_ key: String) throws(LinkError) -> String? {
-        guard let value = object[key], !value.isNull else { return nil }
+        guard let value = member(key) else { return nil }
         guard case .string(let string) = value else { throw mismatch(key, "a string", value) }
         return string
     }
@@ -49,20 +63,20 @@ public struct JSONFields: Sendable {
     }
 
     public func bool(_ key: String) throws(LinkError) -> Bool? {
-        guard let value = object[key], !value.isNull else { return nil }
+        guard let value = member(key) else { return nil }
         guard case .bool(let bool) = value else { throw mismatch(key, "a boolean", value) }
         return bool
     }
 
     public func array(_ key: String) throws(LinkError) -> [JSONValue]? {
-        guard let value = object[key], !value.isNull else { return nil }
+        guard let value = member(key) else { return nil }
         guard case .array(let array) = value else { throw mismatch(key, "an array", value) }
         return array
     }
 
-    /// An integer within `range`; `nil` when absent or `null`.
+    /// An integer within `range`; `nil` when absent.
     public func int(_ key: String, in range: ClosedRange<Int>) throws(LinkError) -> Int? {
-        guard let value = object[key], !value.isNull else { return nil }
+        guard let value = member(key) else { return nil }
         let expected =
             range == Int.min...Int.max ? "an integer" : "an integer from \(range.lowerBound) to \(range.upperBound)"
         guard let int = value.intValue else { throw mismatch(key, expected, value) }

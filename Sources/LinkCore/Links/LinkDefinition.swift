@@ -55,7 +55,7 @@ public struct LinkDefinition: Sendable, Equatable {
 
     /// Decodes a `link` object; `field` is its path (`routes[0].link`).
     public init(json: JSONValue, field: String) throws(LinkError) {
-        let fields = try JSONFields(json, path: field)
+        let fields = try JSONFields(json, path: field, nullMeansAbsent: true)
         try fields.rejectUnknown(LinkDefinition.fieldNames)
         ios = try fields.string("ios")
         android = try fields.string("android")
@@ -63,7 +63,7 @@ public struct LinkDefinition: Sendable, Equatable {
         fallback = try fields.string("fallback")
         appLinks = try fields.bool("appLinks")
         if let value = fields["preview"], !value.isNull {
-            let preview = try JSONFields(value, path: fields.field("preview"))
+            let preview = try JSONFields(value, path: fields.field("preview"), nullMeansAbsent: true)
             try preview.rejectUnknown(LinkDefinition.previewFieldNames)
             self.preview = Preview(
                 title: try preview.string("title"), description: try preview.string("description"),

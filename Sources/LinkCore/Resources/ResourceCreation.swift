@@ -27,7 +27,7 @@ public struct ResourceCreation: Sendable, Hashable {
     /// `compute` are `invalid_request` (details `field`); a malformed `path` is `invalid_pattern`, a malformed
     /// `compute` `invalid_rule`.
     public init(json: JSONValue) throws(LinkError) {
-        let fields = try JSONFields(json, path: "")
+        let fields = try JSONFields(json, path: "", nullMeansAbsent: true)
         try fields.rejectUnknown(["path", "name", "value", "compute", "onExists"])
         let path = try fields.strictString("path")
         guard let path else {

@@ -16,7 +16,7 @@ public struct ResourceUpdate: Sendable, Hashable {
     /// is not an integer ≥ 0 are `invalid_request`; a malformed `path` is `invalid_pattern`, a malformed
     /// `compute` `invalid_rule`.
     public init(json: JSONValue) throws(LinkError) {
-        let fields = try JSONFields(json, path: "")
+        let fields = try JSONFields(json, path: "", nullMeansAbsent: true)
         try fields.rejectUnknown(["path", "name", "value", "compute", "ifRevision"])
         let path = try fields.strictString("path")
         let name = try fields.strictString("name")

@@ -15,7 +15,7 @@ public struct NamedLocation: Sendable, Hashable {
 
     /// Decodes a `POST /v1/locate` body; unknown fields and wrong types are `invalid_request`.
     public init(json: JSONValue) throws(LinkError) {
-        let fields = try JSONFields(json, path: "")
+        let fields = try JSONFields(json, path: "", nullMeansAbsent: true)
         try fields.rejectUnknown(["name", "params", "query"])
         try self.init(fields: fields)
     }

@@ -2,7 +2,7 @@ extension RedirectRule {
     /// Decodes `{"when"?, "to"}` or `{"when"?, "action": "intercept"}`; anything else, an unknown field, a bad
     /// template or a bad JSON Logic expression is `invalid_rule` (details `field`).
     public init(json: JSONValue, field: String) throws(LinkError) {
-        let fields = try JSONFields(json, path: field, code: .invalidRule)
+        let fields = try JSONFields(json, path: field, code: .invalidRule, nullMeansAbsent: true)
         try fields.rejectUnknown(["when", "to", "action"])
         var condition: Rule?
         if let expression = fields["when"] {
@@ -37,7 +37,7 @@ extension RedirectRule {
         if case .string(let text) = value {
             return .location(try LocationTemplate(text, isLocation: true, field: field))
         }
-        let fields = try JSONFields(value, path: field, code: .invalidRule)
+        let fields = try JSONFields(value, path: field, code: .invalidRule, nullMeansAbsent: true)
         try fields.rejectUnknown(["name", "params", "query"])
         let name = try fields.requiredString("name")
         var params: [(name: String, value: LocationTemplate)] = []

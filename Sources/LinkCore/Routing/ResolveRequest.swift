@@ -36,7 +36,7 @@ public struct ResolveRequest: Sendable {
     /// `redirectLimit` (a non-negative integer). Both or neither of `url` and `name`, `params`/`query` with
     /// `url`, unknown fields and wrong types are `invalid_request`.
     public init(json: JSONValue) throws(LinkError) {
-        let fields = try JSONFields(json, path: "")
+        let fields = try JSONFields(json, path: "", nullMeansAbsent: true)
         try fields.rejectUnknown([
             "url", "name", "params", "query", "context", "current", "redirectLimit", "evaluate", "hashMode",
         ])

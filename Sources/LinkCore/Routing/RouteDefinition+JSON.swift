@@ -7,7 +7,7 @@ extension RouteDefinition {
     /// field the contract does not define is `invalid_request` (details `field`, e.g. `routes[0].name`); a
     /// malformed redirect rule is `invalid_rule`.
     public init(json: JSONValue, field: String = "") throws(LinkError) {
-        let fields = try JSONFields(json, path: field)
+        let fields = try JSONFields(json, path: field, nullMeansAbsent: true)
         try fields.rejectUnknown(RouteDefinition.fieldNames)
         path = try fields.requiredString("path")
         name = try fields.string("name")

@@ -69,6 +69,23 @@ import Testing
         }
     }
 
+    /// Found by schemathesis: a `null` where the request schema wants a string or an integer is refused, not read as
+    /// absent (a subscription to `{"name": null, "path": "/"}` was created).
+    @Test(arguments: [
+        ("/v1/events", #"{"name": null, "path": "/"}"#, "name"),
+        ("/v1/events/subscriptions", #"{"events": [{"name": null, "path": "/"}], "ttl": 300}"#, "events[0].name"),
+        ("/v1/slots/device-42/present", #"{"id": "a", "priority": 0, "ttl": null}"#, "ttl"),
+        ("/v1/events/emit", #"{"loc": null, "name": "x"}"#, "loc"),
+    ])
+    func aNullForATypedFieldIsInvalid(path: String, body: String, field: String) throws {
+        try withServer { (server) throws in
+            let reply = try server.client().post(path, try JSONParser.parse(body))
+            #expect(reply.status == 400)
+            #expect(reply.errorCode == "invalid_request")
+            #expect(reply.errorDetails?["field"] == .string(field))
+        }
+    }
+
     @Test func requestIDIsEchoedOrGenerated() throws {
         try withServer { (server) throws in
             let client = server.client()
