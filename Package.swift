@@ -1,34 +1,65 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// On Linux this package is the service and its client. On any other host (an app's build on macOS, Xcode) it is
+// the client only: the server is a Linux service (libmicrohttpd; Synchronization's Mutex, which Apple platforms have
+// from macOS 15 / iOS 18 on), and SwiftPM applies one platform floor to a whole package, so declaring the server
+// there would raise every app's floor to macOS 15. `LINK_CLIENT_ONLY=1` gives the same client-only package on Linux
+// (scripts/check-client-standalone builds an app against it).
+#if os(Linux)
+let clientOnly = Context.environment["LINK_CLIENT_ONLY"] == "1"
+#else
+let clientOnly = true
+#endif
+
 let package = Package(
     name: "LinkServer",
-    // macOS 15 is the server's floor (Synchronization's Mutex); LinkClient itself needs only iOS 15 / macOS 12.
-    platforms: [.macOS(.v15), .iOS(.v15)],
+    // LinkClient's floor (API.md §14); the server is built on Linux only, where these do not apply.
+    platforms: [.macOS(.v12), .iOS(.v15)],
     products: [
-        .executable(name: "LinkServer", targets: ["LinkServer"]),
-        .library(name: "LinkCore", targets: ["LinkCore"]),
-        .library(name: "LinkClient", targets: ["LinkClient"]),
-        // Fixtures and a seeded generator shared by this repository's tests and Benchmarks/; not an API for apps.
-        .library(name: "LinkTestSupport", targets: ["LinkTestSupport"]),
+        .library(name: "LinkClient", targets: ["LinkClient"])
     ],
     dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+    ],
+    targets: [
+        // The Swift client for apps and backend jobs: Foundation and the OpenAPI runtime only (API.md §14).
+        .target(
+            name: "LinkClient",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ],
+            exclude: ["Generated/openapi.json", "Generated/openapi-generator-config.yaml"]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+if !clientOnly {
+    package.products += [
+        .executable(name: "LinkServer", targets: ["LinkServer"]),
+        .library(name: "LinkCore", targets: ["LinkCore"]),
+        // Fixtures and a seeded generator shared by this repository's tests and Benchmarks/; not an API for apps.
+        .library(name: "LinkTestSupport", targets: ["LinkTestSupport"]),
+    ]
+    package.dependencies += [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // Settings: the core providers only (no JSON trait: the config file is read by LinkCore's parser).
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
-        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-    ],
-    targets: [
+    ]
+    package.targets += [
         .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
@@ -75,24 +106,13 @@ let package = Package(
             ],
             resources: [.copy("Resources/openapi.json"), .copy("Resources/console")]
         ),
-        // The Swift client for apps and backend jobs: Foundation and the OpenAPI runtime only (API.md §14).
-        .target(
-            name: "LinkClient",
-            dependencies: [
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
-            ],
-            exclude: ["Generated/openapi.json", "Generated/openapi-generator-config.yaml"]
-        ),
         .target(name: "LinkTestSupport", path: "Tests/LinkTestSupport"),
         .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore", "LinkTestSupport"]),
         .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "LinkCore", "LinkTestSupport"]),
         // Runs the client against the real server, in process.
         .testTarget(name: "LinkClientTests", dependencies: ["LinkClient", "LinkServer"]),
-    ],
-    swiftLanguageModes: [.v6]
-)
+    ]
+}
 
 // CI builds this package's own targets with warnings as errors (`LINK_WARNINGS_AS_ERRORS=1`, exported by .ci/run).
 // Not in the manifest for everyone: SwiftPM passes `-suppress-warnings` to dependencies, which conflicts with
