@@ -7,9 +7,9 @@ import PackageDescription
 // there would raise every app's floor to macOS 15. `LINK_CLIENT_ONLY=1` gives the same client-only package on Linux
 // (scripts/check-client-standalone builds an app against it).
 #if os(Linux)
-let clientOnly = Context.environment["LINK_CLIENT_ONLY"] == "1"
+    let clientOnly = Context.environment["LINK_CLIENT_ONLY"] == "1"
 #else
-let clientOnly = true
+    let clientOnly = true
 #endif
 
 let package = Package(
