@@ -9,20 +9,77 @@ public struct ClickDecision: Sendable {
 
     public var kind: Kind
     public var status: Int
-    /// Where the person is sent (a redirect's `Location`, the store of a landing or intent page).
-    public var target: String?
-    /// `ios`, `android`, `desktop` or `ambiguous`.
-    public var platform: String
     public var bot: BotKind?
-    public var resolution: Resolution?
-    /// The route the person clicked (the first match), under which the click counts.
-    public var clicked: Route?
-    /// The HTML page of a `200`, `404` or `410` answer.
-    public var page: String?
     /// Whether the decision carries the input's deferred-link token (the server must keep it).
     public var tokenUsed = false
+    private var storage: Storage
+
+    /// The decision's strings and references, in one copy-on-write box: a decision passes from the decider through
+    /// the engine to the listener, and a copy is then one retain instead of one per string and reference.
+    ///
+    /// `@unchecked Sendable`: a box is written only through ``unique()``, that is while one decision alone holds it,
+    /// so no box is ever written while another thread can read it.
+    private final class Storage: @unchecked Sendable {
+        var target: String?
+        var platform: String
+        var resolution: Resolution?
+        var clicked: Route?
+        var page: String?
+        var token: String?
+
+        init(
+            target: String?, platform: String, resolution: Resolution?, clicked: Route?, page: String?,
+            token: String?
+        ) {
+            self.target = target
+            self.platform = platform
+            self.resolution = resolution
+            self.clicked = clicked
+            self.page = page
+            self.token = token
+        }
+
+        func copy() -> Storage {
+            Storage(
+                target: target, platform: platform, resolution: resolution, clicked: clicked, page: page, token: token)
+        }
+    }
+
+    /// The box, copied first if another decision shares it.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    /// Where the person is sent (a redirect's `Location`, the store of a landing or intent page).
+    public var target: String? {
+        get { storage.target }
+        set { unique().target = newValue }
+    }
+    /// `ios`, `android`, `desktop` or `ambiguous`.
+    public var platform: String {
+        get { storage.platform }
+        set { unique().platform = newValue }
+    }
+    public var resolution: Resolution? {
+        get { storage.resolution }
+        set { unique().resolution = newValue }
+    }
+    /// The route the person clicked (the first match), under which the click counts.
+    public var clicked: Route? {
+        get { storage.clicked }
+        set { unique().clicked = newValue }
+    }
+    /// The HTML page of a `200`, `404` or `410` answer.
+    public var page: String? {
+        get { storage.page }
+        set { unique().page = newValue }
+    }
     /// The token the decision used.
-    public var token: String?
+    public var token: String? {
+        get { storage.token }
+        set { unique().token = newValue }
+    }
 
     public init(
         kind: Kind, status: Int, target: String?, platform: String, bot: BotKind?, resolution: Resolution? = nil,
@@ -30,12 +87,9 @@ public struct ClickDecision: Sendable {
     ) {
         self.kind = kind
         self.status = status
-        self.target = target
-        self.platform = platform
         self.bot = bot
-        self.resolution = resolution
-        self.clicked = clicked
-        self.page = page
+        storage = Storage(
+            target: target, platform: platform, resolution: resolution, clicked: clicked, page: page, token: nil)
     }
 
     /// `{"decision", "status", "target", "platform", "bot"}`, plus `resolution` when the caller may see it.

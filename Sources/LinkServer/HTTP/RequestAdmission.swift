@@ -43,9 +43,30 @@ final class RequestAdmission: Sendable {
         if let header, !header.isEmpty, header.utf8.count <= 64, header.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
             return header
         }
-        var id = idPrefix
-        id.append(String(idCounter.add(1, ordering: .relaxed).newValue, radix: 36))
-        return id
+        return RequestAdmission.id(prefix: idPrefix, counter: idCounter.add(1, ordering: .relaxed).newValue)
+    }
+
+    /// `prefix` and `counter` in base 36, written into one new string (a `String(radix:)` and an append made two).
+    static func id(prefix: String, counter: UInt64) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 13) { digits in
+            // UInt64.max is 13 digits in base 36; they are written from the end.
+            var value = counter
+            var start = digits.count
+            repeat {
+                start -= 1
+                let digit = UInt8(value % 36)
+                digits[start] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                value /= 36
+            } while value > 0
+            var prefix = prefix
+            return prefix.withUTF8 { head in
+                String(unsafeUninitializedCapacity: head.count + digits.count - start) { buffer in
+                    _ = buffer.initialize(fromContentsOf: head)
+                    _ = buffer[head.count...].initialize(fromContentsOf: digits[start...])
+                    return head.count + digits.count - start
+                }
+            }
+        }
     }
 
     /// An answer after which the connection is closed: nothing after a malformed request can be trusted to start

@@ -159,6 +159,12 @@ final class LinksDispatcher: RequestHandler {
     /// Every click answer's headers: never cached, never indexed (API.md §7).
     static let clickHeaders = [("Cache-Control", "no-store"), ("X-Robots-Tag", "noindex")]
 
+    /// A redirecting click's headers: ``clickHeaders`` and `Location`, as one array literal (appending to a copy of
+    /// ``clickHeaders`` copied its two pairs through the runtime's unspecialised tuple copy, on every click).
+    static func redirectHeaders(to target: String) -> [(String, String)] {
+        [clickHeaders[0], clickHeaders[1], ("Location", target)]
+    }
+
     private func page(_ status: Int, _ html: String, headers: [(String, String)] = []) -> Response {
         Response(
             status: status,
@@ -207,16 +213,15 @@ extension LinksDispatcher {
             logger.error("click failed", metadata: ["request.id": "\(request.id)", "error": "\(error)"])
             return ErrorEnvelope.response(for: ErrorEnvelope.internalError)
         }
-        var headers = LinksDispatcher.clickHeaders
         if json {
-            return .json(decision.json(includingResolution: auth.allowsRead(request)), headers: headers)
+            return .json(
+                decision.json(includingResolution: auth.allowsRead(request)), headers: LinksDispatcher.clickHeaders)
         }
         if let page = decision.page {
             let extra = decision.kind == .landing ? [("Referrer-Policy", "no-referrer")] : []
             return self.page(decision.status, page, headers: extra)
         }
-        headers.append(("Location", decision.target ?? "/"))
-        return Response(status: decision.status, headers: headers)
+        return Response(status: decision.status, headers: LinksDispatcher.redirectHeaders(to: decision.target ?? "/"))
     }
 
     /// Whether `Accept` lists `application/json` and not `text/html`.

@@ -27,7 +27,12 @@ final class ConnectionState: @unchecked Sendable {
     var body: [UInt8] = []
     /// Body bytes thrown away after the body outgrew the limit.
     var discardedBytes = 0
+    /// The request while its body arrives; the handler takes it (it is not kept after the call).
     var request: Request?
+    /// The request's method and id, for the answer's `X-Request-Id` and the completion's summary: kept apart so the
+    /// request itself need not be copied back after the handler's call.
+    var method: String?
+    var requestID: String?
     var endpoint: String = "-"
     var status: Int = 0
     /// Set once the connection was suspended; read again on the resumed access-handler call.

@@ -107,8 +107,7 @@ final class Daemon: @unchecked Sendable {
         requestsInFlight.subtract(1, ordering: .relaxed)
         // A kept-alive connection now waits for its next request, whose head is due in time like the first.
         if let watched = state.watched { deadlines.awaitHead(watched) }
-        // The two fields, not a copy of the whole request.
-        guard let method = state.request?.method, let id = state.request?.id else { return }
+        guard let method = state.method, let id = state.requestID else { return }
         handler.completed(
             RequestSummary(
                 method: method, target: state.rawTarget, endpoint: state.endpoint, status: state.status,
@@ -124,7 +123,7 @@ final class Daemon: @unchecked Sendable {
         let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
         switch state.phase {
         case .receiving:
-            guard state.request != nil else {
+            guard state.method != nil else {
                 return begin(state, connection: connection, method: method, line: line)
             }
             let size = uploadDataSize.pointee
@@ -148,14 +147,13 @@ final class Daemon: @unchecked Sendable {
                 return queue(admission.tooLarge(), on: connection, state: state)
             }
             if let watched = state.watched { deadlines.clear(watched) }
-            // The request moves out of the state for the handler and back, taking the body: never copied.
+            // The request moves out of the state for the handler, taking the body: never copied.
             guard var request = state.request.take() else { return .NO }
             if !state.body.isEmpty {
                 request.body = state.body
                 state.body = []
             }
             let (endpoint, reply) = handler.handle(request)
-            state.request = request
             state.endpoint = endpoint
             switch reply {
             case .now(let response):
@@ -202,6 +200,8 @@ final class Daemon: @unchecked Sendable {
             }
             request.client = ClientAddress(length: Int(length), bytes: address)
         }
+        state.method = request.method
+        state.requestID = request.id
         state.request = consume request
         if let watched = state.watched { deadlines.clear(watched) }
         let framing = received.framing
@@ -236,7 +236,7 @@ final class Daemon: @unchecked Sendable {
         for (name, value) in response.headers {
             name.withCString { name in value.withCString { _ = MHD_add_response_header(mhdResponse, name, $0) } }
         }
-        if let id = state.request?.id {
+        if let id = state.requestID {
             id.withCString { _ = MHD_add_response_header(mhdResponse, "X-Request-Id", $0) }
         }
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
