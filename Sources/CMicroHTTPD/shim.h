@@ -59,7 +59,9 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_sett
                                                    MHD_RequestCompletedCallback completed, void *completed_cls,
                                                    cmhd_uri_log_callback uri_log, void *uri_log_cls,
                                                    MHD_NotifyConnectionCallback notify, void *notify_cls) {
+    /* The logger comes first: libmicrohttpd logs through the options before it with its own logger, and says so. */
     return MHD_start_daemon(settings->flags, settings->port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_EXTERNAL_LOGGER, cmhd_format_log, (void *) settings->logger,
                             MHD_OPTION_SOCK_ADDR, settings->bind_address,
                             MHD_OPTION_THREAD_POOL_SIZE, settings->thread_pool_size,
                             MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
@@ -68,7 +70,6 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_sett
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, settings->connection_memory_limit,
                             MHD_OPTION_LISTEN_BACKLOG_SIZE, settings->listen_backlog,
                             MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int) 1,
-                            MHD_OPTION_EXTERNAL_LOGGER, cmhd_format_log, (void *) settings->logger,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
                             MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,

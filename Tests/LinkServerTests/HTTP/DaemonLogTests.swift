@@ -51,4 +51,18 @@ import Testing
         #expect(!lines.isEmpty)
         #expect(lines.allSatisfy { !$0.message.isEmpty && !$0.message.hasSuffix("\n") })
     }
+
+    /// A start logs nothing of libmicrohttpd's (the logger was once not the first option, and every start said so).
+    @Test func aStartIsQuiet() throws {
+        let capture = Capture()
+        var settings = DaemonSettings()
+        settings.host = "127.0.0.1"
+        settings.port = 0
+        let daemon = Daemon(
+            settings: settings, handler: Answering(), logger: Logger(label: "test", factory: capture.handler))
+        try daemon.start()
+        daemon.stop()
+        let lines = capture.entries.withLock { $0 }.filter { $0.metadata["source"] == "libmicrohttpd" }
+        #expect(lines.map(\.message) == [])
+    }
 }
