@@ -33,7 +33,8 @@ import Testing
         func completed(_ summary: RequestSummary) {}
     }
 
-    @Test func aRequestMHDRefusesItselfIsLoggedThroughSwiftLog() throws {
+    /// A daemon on a free loopback port whose log lines are captured.
+    private static func started() throws -> (Daemon, Capture) {
         let capture = Capture()
         var settings = DaemonSettings()
         settings.host = "127.0.0.1"
@@ -41,6 +42,11 @@ import Testing
         let daemon = Daemon(
             settings: settings, handler: Answering(), logger: Logger(label: "test", factory: capture.handler))
         try daemon.start()
+        return (daemon, capture)
+    }
+
+    @Test func aRequestMHDRefusesItselfIsLoggedThroughSwiftLog() throws {
+        let (daemon, capture) = try Self.started()
         defer { daemon.stop() }
         // A header line without a colon: libmicrohttpd answers 400 on its own, logs why and closes.
         let client = HTTPClient(port: daemon.port)
@@ -54,13 +60,7 @@ import Testing
 
     /// A start logs nothing of libmicrohttpd's (the logger was once not the first option, and every start said so).
     @Test func aStartIsQuiet() throws {
-        let capture = Capture()
-        var settings = DaemonSettings()
-        settings.host = "127.0.0.1"
-        settings.port = 0
-        let daemon = Daemon(
-            settings: settings, handler: Answering(), logger: Logger(label: "test", factory: capture.handler))
-        try daemon.start()
+        let (daemon, capture) = try Self.started()
         daemon.stop()
         let lines = capture.entries.withLock { $0 }.filter { $0.metadata["source"] == "libmicrohttpd" }
         #expect(lines.map(\.message) == [])
