@@ -30,7 +30,8 @@ final class ConnectionState: @unchecked Sendable {
     /// The request while its body arrives; the handler takes it (it is not kept after the call).
     var request: Request?
     /// The request's method and id, for the answer's `X-Request-Id` and the completion's summary: kept apart so the
-    /// request itself need not be copied back after the handler's call.
+    /// request itself need not be copied back after the handler's call. `method` is nil until the head was read
+    /// (``Daemon`` tells its first access-handler call by it).
     var method: String?
     var requestID: String?
     var endpoint: String = "-"
