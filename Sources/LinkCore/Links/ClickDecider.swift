@@ -19,17 +19,17 @@ public struct ClickDecider: Sendable {
         /// Person clicks already counted towards the clicked route's `maxClicks` (the server counts this one
         /// atomically first, and passes the limit itself when it was refused); `nil` when the route has no limit.
         public var clicksCounted: Int?
-        /// The route the location matches, when the caller already looked it up (`.some(nil)`: none).
-        public var clicked: Route??
+        /// ``Resolver/match(_:)`` of the location, when the caller already looked it up (`.some(nil)`: none).
+        public var match: (index: Int, params: PathParameters)??
         /// Makes a fresh deferred-link token, called only when the decision sends a person to the app's store;
         /// `nil` when none can be kept now (the shared store is unreachable, API.md §12).
         public var token: @Sendable () -> String?
 
         public init(
             facts: ClickFacts, lsp: String?, now: Int64, counted: Bool, clicksCounted: Int? = nil,
-            clicked: Route?? = nil, token: @escaping @Sendable () -> String?
+            match: (index: Int, params: PathParameters)?? = nil, token: @escaping @Sendable () -> String?
         ) {
-            self.clicked = clicked
+            self.match = match
             self.facts = facts
             self.lsp = lsp
             self.now = now
@@ -60,8 +60,9 @@ public struct ClickDecider: Sendable {
                     desktopURL: ClickDecider.adding("_lsp", "desktop", to: facts.linkAsClicked)))
         }
         facts.platform = ClickDecider.platform(facts, lsp: input.lsp)
-        let clicked = input.clicked ?? resolver.match(facts.location).map { resolver.table.routes[$0.index] }
-        let resolution = try? resolver.resolve(facts.location, context: facts.context)
+        let match = input.match ?? resolver.match(facts.location)
+        let clicked = match.map { resolver.table.routes[$0.index] }
+        let resolution = try? resolver.resolve(facts.location, context: facts.context, originMatch: .some(match))
         var decision = ClickDecision(
             kind: .notFound, status: 404, target: nil, platform: facts.platform.rawValue, bot: facts.bot,
             resolution: resolution, clicked: clicked)

@@ -11,9 +11,12 @@ extension Resolver {
     ///
     /// With `evaluateRules: false` the location is only matched (FJRouter's `canOpen`): no `when` runs, no rule
     /// redirects or intercepts. `context` is built only when a `when` runs (most routes have none).
+    /// `originMatch` is ``match(_:)`` of `origin` when the caller already has it (`.some(nil)`: none), so the
+    /// origin is not matched twice.
     public func resolve(
         _ origin: Location, context: @autoclosure () -> JSONValue = .null, current: String? = nil,
-        redirectLimit requested: Int? = nil, evaluateRules: Bool = true
+        redirectLimit requested: Int? = nil, evaluateRules: Bool = true,
+        originMatch: (index: Int, params: PathParameters)?? = nil
     ) throws(LinkError) -> Resolution {
         if let requested, requested < 0 {
             throw LinkError(
@@ -27,8 +30,11 @@ extension Resolver {
         var chain: [String] = []
         var redirects: [Resolution.Redirect] = []
 
+        var known = originMatch
         hops: while true {
-            guard let (leafIndex, params) = match(location) else {
+            let matched = known ?? match(location)
+            known = nil
+            guard let (leafIndex, params) = matched else {
                 throw noMatch(location, text ?? location.description, chain: redirects.isEmpty ? nil : chain)
             }
             let leaf = table.routes[leafIndex]

@@ -31,23 +31,29 @@ struct Request: Sendable {
     }
 
     /// Splits a raw request target (`/a/b?x=1`) into path and query.
-    init(method: String, target: String, headers: RequestHeaders = [:], body: [UInt8] = [], id: String = "test") {
-        // The fields are set here rather than through the other initialiser, which built the request a second time.
+    init(
+        method: String, target: String, headers: RequestHeaders = [:], body: [UInt8] = [], id: String = "test",
+        client: ClientAddress? = nil
+    ) {
+        // The fields are set here rather than through the other initialiser, which built the request a second time;
+        // path and query first, so that every field is set once (the request was copied whole otherwise).
+        let (path, rawQuery) = Request.split(target)
         self.method = method
+        self.path = path
+        self.rawQuery = rawQuery
         self.headers = headers
         self.body = body
         self.id = id
-        let utf8 = target.utf8
+        self.client = client
+    }
+
+    /// A request target's path and raw query (`nil` without a `?`).
+    private static func split(_ target: String) -> (path: String, rawQuery: String?) {
         // Searched in the contiguous bytes: the generic search over the UTF-8 view costs several times more.
         var text = target
-        let offset = text.withUTF8 { $0.firstIndex(of: UInt8(ascii: "?")) }
-        if let offset {
-            let mark = utf8.index(utf8.startIndex, offsetBy: offset)
-            path = String(target[..<mark])
-            rawQuery = String(target[utf8.index(after: mark)...])
-        } else {
-            path = target
-            rawQuery = nil
-        }
+        guard let offset = text.withUTF8({ $0.firstIndex(of: UInt8(ascii: "?")) }) else { return (target, nil) }
+        let utf8 = target.utf8
+        let mark = utf8.index(utf8.startIndex, offsetBy: offset)
+        return (String(target[..<mark]), String(target[utf8.index(after: mark)...]))
     }
 }

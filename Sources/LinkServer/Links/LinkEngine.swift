@@ -42,13 +42,14 @@ final class LinkEngine: Sendable {
         _ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64, resolver: borrowing Resolver
     ) throws -> ClickDecision {
         let needsCheck = ClickDecider.needsPlatformCheck(facts, lsp: lsp)
-        let route = needsCheck ? nil : resolver.match(facts.location).map { resolver.table.routes[$0.index] }
+        let match = needsCheck ? nil : resolver.match(facts.location)
+        let route = match.map { resolver.table.routes[$0.index] }
         let clicksCounted = try route.flatMap { (route) throws in
             try self.clicksCounted(route, counting: counted && facts.bot == nil, now: now)
         }
-        let clicked: Route?? = needsCheck ? nil : .some(route)
         let input = ClickDecider.Input(
-            facts: facts, lsp: lsp, now: now, counted: counted, clicksCounted: clicksCounted, clicked: clicked,
+            facts: facts, lsp: lsp, now: now, counted: counted, clicksCounted: clicksCounted,
+            match: needsCheck ? nil : .some(match),
             token: storeReachable() ? DeferredTokens.newToken : { nil })
         var decision = decider.decide(input, resolver: resolver)
         if decision.kind != .platformCheck {

@@ -192,17 +192,19 @@ final class Daemon: @unchecked Sendable {
         }
         let headers = received.headers
         let id = admission.requestID(from: headers[.requestID])
-        var request = Request(method: String(cString: method), target: state.rawTarget, headers: headers, id: id)
+        var client: ClientAddress?
         if settings.readsClientAddress {
             var address: (UInt64, UInt64) = (0, 0)
             let length = withUnsafeMutableBytes(of: &address) {
                 cmhd_client_address_bytes(connection, $0.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
-            request.client = ClientAddress(length: Int(length), bytes: address)
+            client = ClientAddress(length: Int(length), bytes: address)
         }
-        state.method = request.method
-        state.requestID = request.id
-        state.request = consume request
+        let methodName = String(cString: method)
+        state.method = methodName
+        state.requestID = id
+        // Made in place: a request built first and then stored was copied whole.
+        state.request = Request(method: methodName, target: state.rawTarget, headers: headers, id: id, client: client)
         if let watched = state.watched { deadlines.clear(watched) }
         let framing = received.framing
         if let refusal = admission.refusal(
