@@ -16,7 +16,7 @@ final class LinksDispatcher: RequestHandler {
     private let observers: Mutex<[@Sendable (RequestSummary) -> Void]> = Mutex([])
     private let logger: Logger
     private let accessLogLevel: Logger.Level?
-    private let classifier = UserAgentClassifier.standard
+    private let classifier = UserAgentCache()
 
     init(
         engine: LinkEngine, association: AssociationFiles, hosts: [String]?, appEndpoints: [Endpoint],
@@ -182,9 +182,9 @@ extension LinksDispatcher {
     /// A click (API.md §7 "A click").
     private func click(_ request: Request, host: String) -> Response {
         let json = LinksDispatcher.wantsJSON(request.headers[.accept])
-        let prefetch = [request.headers[.secPurpose], request.headers[.purpose]].contains {
-            $0?.lowercased().contains("prefetch") ?? false
-        }
+        let prefetch =
+            LinksDispatcher.saysPrefetch(request.headers[.secPurpose])
+            || LinksDispatcher.saysPrefetch(request.headers[.purpose])
         let counted = request.method == "GET" && !json && !prefetch
         let (rawQuery, lsp) = LinksDispatcher.strippingReserved(request.rawQuery)
         let target = rawQuery.isEmpty ? request.path : request.path + "?" + rawQuery
@@ -222,6 +222,11 @@ extension LinksDispatcher {
             return self.page(decision.status, page, headers: extra)
         }
         return Response(status: decision.status, headers: LinksDispatcher.redirectHeaders(to: decision.target ?? "/"))
+    }
+
+    /// Whether a `Sec-Purpose` or `Purpose` header marks a prefetch (not counted).
+    static func saysPrefetch(_ purpose: String?) -> Bool {
+        purpose?.lowercased().contains("prefetch") ?? false
     }
 
     /// Whether `Accept` lists `application/json` and not `text/html`.
