@@ -1,17 +1,16 @@
 extension SegmentTrie {
-    /// A successful match: the entry, its value, and the parameter values taken from the location.
+    /// A successful match: the entry, its value, and the parameter values taken from the location (the entry's
+    /// pattern is `entries[index].pattern`; a copy of it in every match cost a retain and a release per array).
     public struct Match: Sendable {
         /// The index of the entry in ``SegmentTrie/entries``.
         public let index: Int
         public let value: Value
-        public let pattern: Pattern
         /// Parameter values in pattern order; a catch-all's value is its decoded segments joined with `/`.
         public let parameters: PathParameters
 
-        @inlinable init(index: Int, value: Value, pattern: Pattern, parameters: PathParameters) {
+        @inlinable init(index: Int, value: Value, parameters: PathParameters) {
             self.index = index
             self.value = value
-            self.pattern = pattern
             self.parameters = parameters
         }
     }
@@ -21,8 +20,7 @@ extension SegmentTrie {
         guard let found = index.firstIndex(matching: segments) else { return nil }
         let entry = entries[found]
         return Match(
-            index: found, value: entry.value, pattern: entry.pattern,
-            parameters: entry.pattern.parameters(in: segments))
+            index: found, value: entry.value, parameters: entry.pattern.parameters(in: segments))
     }
 
     /// The index of the best-matching entry, without extracting parameters (the fastest lookup).

@@ -2,59 +2,54 @@ import OrderedCollections
 
 /// The parameter values a location gives a pattern, in pattern order (`params` in the API).
 ///
-/// A match allocates nothing: it keeps the pattern's names and parameter positions (shared) and the location's
-/// decoded segments (shared), and reads values out of them when asked.
+/// A match allocates nothing: it keeps the pattern's ``ParameterLayout`` (shared) and the location's decoded
+/// segments (shared), and reads values out of them when asked. Two references, so a copy costs two retains.
 public struct PathParameters: Sendable, Hashable, RandomAccessCollection {
-    /// Parameter names in pattern order.
-    public let names: [String]
-    private let storage: Storage
-
-    private enum Storage: Sendable {
-        case values([String])
-        /// Values are `segments[positions[i]]`; with `catchAllLast`, the last one joins every segment from its
-        /// position on with `/`.
-        case segments([String], positions: [Int], catchAllLast: Bool)
-    }
+    /// Names and positions; `nil` when there are no parameters.
+    private let layout: ParameterLayout?
+    /// The values are `segments[layout.positions[i]]`; with `catchAllLast`, the last one joins every segment from
+    /// its position on with `/`.
+    private let segments: [String]
 
     public init(names: [String], values: [String]) {
         precondition(names.count == values.count, "one value per parameter name")
-        self.names = names
-        storage = .values(values)
+        layout =
+            names.isEmpty ? nil : ParameterLayout(names: names, positions: Array(values.indices), catchAllLast: false)
+        segments = values
     }
 
-    /// Parameters read from a location's decoded `segments` at the pattern's parameter `positions`.
-    init(names: [String], segments: [String], positions: [Int], catchAllLast: Bool) {
-        self.names = names
-        storage = .segments(segments, positions: positions, catchAllLast: catchAllLast)
+    /// Parameters read from a location's decoded `segments` where `layout` says.
+    init(layout: ParameterLayout, segments: [String]) {
+        self.layout = layout
+        self.segments = segments
     }
 
     /// No parameters.
     public init() {
-        self.init(names: [], values: [])
+        layout = nil
+        segments = []
     }
+
+    /// Parameter names in pattern order.
+    public var names: [String] { layout?.names ?? [] }
 
     /// Decoded values, one per name; a catch-all's value is its segments joined with `/`.
     public var values: [String] {
-        if case .values(let values) = storage { return values }
-        return indices.map(value(at:))
+        indices.map(value(at:))
     }
 
     /// The value of the parameter at `index`.
     public func value(at index: Int) -> String {
-        switch storage {
-        case .values(let values):
-            return values[index]
-        case .segments(let segments, let positions, let catchAllLast):
-            let position = positions[index]
-            if catchAllLast && index == positions.count - 1 {
-                return segments[position...].joined(separator: "/")
-            }
-            return segments[position]
+        guard let layout else { preconditionFailure("no parameters") }
+        let position = layout.positions[index]
+        if layout.catchAllLast && index == layout.positions.count - 1 {
+            return segments[position...].joined(separator: "/")
         }
+        return segments[position]
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { names.count }
+    public var endIndex: Int { layout?.names.count ?? 0 }
 
     public subscript(position: Int) -> (name: String, value: String) {
         (names[position], value(at: position))
@@ -85,5 +80,19 @@ public struct PathParameters: Sendable, Hashable, RandomAccessCollection {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(names)
         hasher.combine(values)
+    }
+}
+
+/// Where a pattern's parameters sit: their names, their segment positions, and whether the last one is a
+/// catch-all. Made once per pattern and shared by every ``PathParameters`` matched with it.
+final class ParameterLayout: Sendable {
+    let names: [String]
+    let positions: [Int]
+    let catchAllLast: Bool
+
+    init(names: [String], positions: [Int], catchAllLast: Bool) {
+        self.names = names
+        self.positions = positions
+        self.catchAllLast = catchAllLast
     }
 }

@@ -9,12 +9,13 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
 
     /// The segments, root first; empty for the root pattern `/`.
     public let segments: [PatternSegment]
-    /// Parameter and catch-all names in pattern order.
-    public let parameterNames: [String]
-    /// The segment index of each parameter, in pattern order (precomputed for matching).
-    private let parameterPositions: [Int]
+    /// Where the parameters sit (precomputed for matching); `nil` without parameters.
+    private let layout: ParameterLayout?
     /// The canonical text, e.g. `/users/:id/files/*path`; `/` for the root.
     public let description: String
+
+    /// Parameter and catch-all names in pattern order.
+    public var parameterNames: [String] { layout?.names ?? [] }
 
     /// Builds a pattern from already validated segments.
     init(validated segments: [PatternSegment]) {
@@ -27,9 +28,19 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
                 positions.append(index)
             }
         }
-        parameterNames = names
-        parameterPositions = positions
+        let catchAllLast: Bool
+        if case .catchAll = segments.last { catchAllLast = true } else { catchAllLast = false }
+        layout = names.isEmpty ? nil : ParameterLayout(names: names, positions: positions, catchAllLast: catchAllLast)
         description = segments.isEmpty ? "/" : segments.reduce(into: "") { $0 += "/" + $1.text }
+    }
+
+    /// Patterns are equal when their segments are (everything else is derived from them).
+    public static func == (lhs: Pattern, rhs: Pattern) -> Bool {
+        lhs.segments == rhs.segments
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(segments)
     }
 
     /// Whether the last segment is a catch-all.
@@ -60,8 +71,7 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
     /// `segments` should be a match of this pattern (a value past the end of `segments` is empty). A catch-all's
     /// value is its decoded segments joined with `/`.
     public func parameters(in segments: [String]) -> PathParameters {
-        if parameterPositions.isEmpty { return PathParameters() }
-        return PathParameters(
-            names: parameterNames, segments: segments, positions: parameterPositions, catchAllLast: endsWithCatchAll)
+        guard let layout else { return PathParameters() }
+        return PathParameters(layout: layout, segments: segments)
     }
 }
