@@ -203,7 +203,6 @@ final class Daemon: @unchecked Sendable {
         let methodName = String(cString: method)
         state.method = methodName
         state.requestID = id
-        // Made in place: a request built first and then stored was copied whole.
         state.request = Request(method: methodName, target: state.rawTarget, headers: headers, id: id, client: client)
         if let watched = state.watched { deadlines.clear(watched) }
         let framing = received.framing
