@@ -21,7 +21,7 @@ import Testing
         ]
         let first = try ServerProcess(arguments: arguments)
         let port = try first.waitUntilListening()
-        let linksPort = first.linksPort
+        let linksPort = try first.waitForLinksPort()
         #expect(linksPort != 0)
         let api = HTTPClient(port: port)
         #expect(try api.post("/v1/routes", ["path": "/users/:id", "name": "user"]).status == 201)

@@ -36,7 +36,7 @@ extension PostgresSuites {
                 "/nonexistent.json", "--data-dir", TestServer.temporaryDirectory(), "--config", config,
             ])
             try server.waitUntilListening()
-            _ = waitUntil(timeout: .seconds(10)) { server.linksPort != 0 }
+            try server.waitForLinksPort()
             return server
         }
 

@@ -72,6 +72,14 @@ final class ServerProcess {
         throw HTTPClient.Failure(description: "server did not start: \(log)")
     }
 
+    /// Waits for the public listener's `links listening on` line, logged after the API listener's, and returns its
+    /// port (``linksPort`` read right after ``waitUntilListening(timeout:)`` may still be 0 on a slow machine).
+    @discardableResult
+    func waitForLinksPort(timeout: Duration = .seconds(30)) throws -> UInt16 {
+        try waitForLog("links listening on", timeout: timeout)
+        return linksPort
+    }
+
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Waits until the log holds `text` at least `count` times (the process announces what it did).
