@@ -22,14 +22,15 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
         self.segments = segments
         var names: [String] = []
         var positions: [Int] = []
+        var catchAllLast = false
         for (index, segment) in segments.enumerated() {
             if let name = segment.parameterName {
                 names.append(name)
                 positions.append(index)
             }
+            // A validated pattern has a catch-all only as its last segment.
+            if case .catchAll = segment { catchAllLast = true }
         }
-        let catchAllLast: Bool
-        if case .catchAll = segments.last { catchAllLast = true } else { catchAllLast = false }
         layout = names.isEmpty ? nil : ParameterLayout(names: names, positions: positions, catchAllLast: catchAllLast)
         description = segments.isEmpty ? "/" : segments.reduce(into: "") { $0 += "/" + $1.text }
     }
@@ -43,11 +44,8 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(segments)
     }
 
-    /// Whether the last segment is a catch-all.
-    public var endsWithCatchAll: Bool {
-        if case .catchAll = segments.last { return true }
-        return false
-    }
+    /// Whether the last segment is a catch-all (a catch-all is a parameter, so it is in the layout).
+    public var endsWithCatchAll: Bool { layout?.catchAllLast ?? false }
 
     /// The key that identifies a pattern regardless of its parameter names: `/users/:/files/*`.
     ///
