@@ -51,16 +51,18 @@ struct cmhd_daemon_settings {
 };
 
 /// Replaces the variadic `MHD_start_daemon(flags, port, apc, apc_cls, dh, dh_cls, ...options..., MHD_OPTION_END)`
-/// with the option list this service uses: bind address, thread pool, connection limits and timeout,
+/// with the option list this service uses: the accept policy (which refuses connections while the daemon
+/// stops), bind address, thread pool, connection limits and timeout,
 /// per-connection memory, the logger, the request-completed callback, the raw-URI callback and the connection
 /// start/close callback.
 static inline struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_settings *settings,
+                                                   MHD_AcceptPolicyCallback accept_policy, void *accept_policy_cls,
                                                    MHD_AccessHandlerCallback handler, void *handler_cls,
                                                    MHD_RequestCompletedCallback completed, void *completed_cls,
                                                    cmhd_uri_log_callback uri_log, void *uri_log_cls,
                                                    MHD_NotifyConnectionCallback notify, void *notify_cls) {
     /* The logger comes first: libmicrohttpd logs through the options before it with its own logger, and says so. */
-    return MHD_start_daemon(settings->flags, settings->port, NULL, NULL, handler, handler_cls,
+    return MHD_start_daemon(settings->flags, settings->port, accept_policy, accept_policy_cls, handler, handler_cls,
                             MHD_OPTION_EXTERNAL_LOGGER, cmhd_format_log, (void *) settings->logger,
                             MHD_OPTION_SOCK_ADDR, settings->bind_address,
                             MHD_OPTION_THREAD_POOL_SIZE, settings->thread_pool_size,

@@ -8,6 +8,12 @@ import CMicroHTTPD
 /// the daemon outlives the MHD daemon it starts) and forwards to it. Kept as `static let`s of an enum: a closure
 /// written inside `main.swift` or `@main` would be isolated to the main actor and trap on MHD's threads.
 enum Trampolines {
+    /// `MHD_AcceptPolicyCallback`: whether a connection just accepted may stay open (not while the daemon stops).
+    static let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
+        guard let cls else { return .NO }
+        return Unmanaged<Daemon>.fromOpaque(cls).takeUnretainedValue().admitsConnections() ? .YES : .NO
+    }
+
     /// `MHD_AccessHandlerCallback`: called for the headers, for each chunk of body, and once after the body.
     static let accessHandler: MHD_AccessHandlerCallback = {
         cls, connection, url, method, version, uploadData, uploadDataSize, requestState in
