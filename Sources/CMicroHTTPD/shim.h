@@ -1,6 +1,7 @@
 #ifndef CMICROHTTPD_SHIM_H
 #define CMICROHTTPD_SHIM_H
 
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -136,6 +137,13 @@ static inline int cmhd_client_address_bytes(struct MHD_Connection *connection, u
         return 16;
     }
     return 0;
+}
+
+/// Hands the heap's free pages back to the kernel (glibc's `malloc_trim(0)`, which Swift's Glibc module does not
+/// export). Loading a large route file frees most of what parsing it allocated, and glibc keeps such memory
+/// mapped: trimming after the start lowers the resident size by about 240 bytes per route (docs/benchmarks.md).
+static inline void cmhd_release_free_heap(void) {
+    malloc_trim(0);
 }
 
 #endif

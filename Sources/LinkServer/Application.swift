@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Foundation
 import LinkCore
 import Logging
@@ -205,6 +206,8 @@ final class Application: Sendable {
                     }
                 })
         }
+        // What loading the routes and the store freed is not needed again.
+        cmhd_release_free_heap()
         try daemon.start()
         let host = config.server.host.contains(":") ? "[\(config.server.host)]" : config.server.host
         logger.info("listening on http://\(host):\(daemon.port)")
@@ -221,6 +224,7 @@ final class Application: Sendable {
         do {
             let definitions = try RoutesFile.load(config.routesFile)
             try routes.replaceConfigRoutes(definitions)
+            cmhd_release_free_heap()
             logger.info(
                 "routes file reloaded",
                 metadata: [

@@ -85,7 +85,7 @@ public struct PathParameters: Sendable, Hashable, RandomAccessCollection {
 
 /// Where a pattern's parameters sit: their names, their segment positions, and whether the last one is a
 /// catch-all. Made once per pattern and shared by every ``PathParameters`` matched with it.
-final class ParameterLayout: Sendable {
+final class ParameterLayout: Sendable, Hashable {
     let names: [String]
     let positions: [Int]
     let catchAllLast: Bool
@@ -94,5 +94,17 @@ final class ParameterLayout: Sendable {
         self.names = names
         self.positions = positions
         self.catchAllLast = catchAllLast
+    }
+
+    /// Equal layouts are interchangeable (``Pattern/sharingLayout(_:)`` keeps one of them).
+    static func == (lhs: ParameterLayout, rhs: ParameterLayout) -> Bool {
+        lhs === rhs
+            || (lhs.catchAllLast == rhs.catchAllLast && lhs.positions == rhs.positions && lhs.names == rhs.names)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(names)
+        hasher.combine(positions)
+        hasher.combine(catchAllLast)
     }
 }

@@ -5,10 +5,70 @@ extension Pattern {
     /// percent-decoded. Errors are `invalid_pattern` with details `pattern` (the text), `position` (the 0-based
     /// index of the offending segment among the non-empty segments) and `reason`.
     public init(_ text: String) throws(LinkError) {
+        if let plain = Pattern.plain(text) {
+            self = plain
+            return
+        }
+        try self.init(parsingAnyPattern: text)
+    }
+
+    /// ``init(_:)`` without the fast path for plain patterns: every pattern, every error (tests compare the two).
+    init(parsingAnyPattern text: String) throws(LinkError) {
         guard text.utf8.first == UInt8(ascii: "/") else {
             throw Pattern.invalid(text, position: 0, reason: "a pattern must start with '/'")
         }
         self.init(validated: try Pattern.parseSegments(text, of: text, startingAt: 0, after: []))
+    }
+
+    /// The most common pattern, parsed in one pass over its bytes: `/`, then segments of unreserved ASCII
+    /// (`A-Z a-z 0-9 - . _ ~`), `:name` or a last `*name`, with distinct names and no empty segment or trailing
+    /// `/`. Its text is then its canonical text, so the pattern keeps `text` itself as its ``description``.
+    /// Anything else — escapes, other characters, errors — is `nil`, for the general parser (which words the
+    /// errors).
+    static func plain(_ text: String) -> Pattern? {
+        var segments: [PatternSegment] = []
+        var names: [String] = []
+        var positions: [Int] = []
+        var catchAllLast = false
+        let parsed = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.first == UInt8(ascii: "/") else { return false }
+            if bytes.count == 1 { return true }
+            guard bytes.last != UInt8(ascii: "/") else { return false }
+            var start = 1
+            while start < bytes.count {
+                guard !catchAllLast, segments.count < maximumSegments else { return false }
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
+                guard end > start else { return false }
+                let marker = bytes[start]
+                if marker == UInt8(ascii: ":") || marker == UInt8(ascii: "*") {
+                    let nameBytes = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])
+                    guard isParameterName(nameBytes) else { return false }
+                    let name = String(decoding: nameBytes, as: UTF8.self)
+                    guard !names.contains(name) else { return false }
+                    names.append(name)
+                    positions.append(segments.count)
+                    if marker == UInt8(ascii: "*") {
+                        catchAllLast = true
+                        segments.append(.catchAll(name))
+                    } else {
+                        segments.append(.parameter(name))
+                    }
+                } else {
+                    let literal = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    guard literal.allSatisfy({ ByteSet.unreserved.contains($0) }) else { return false }
+                    segments.append(.literal(String(decoding: literal, as: UTF8.self)))
+                }
+                start = end + 1
+            }
+            return true
+        }
+        guard parsed == true else { return nil }
+        return Pattern(
+            segments: segments,
+            layout: names.isEmpty
+                ? nil : ParameterLayout(names: names, positions: positions, catchAllLast: catchAllLast),
+            description: text)
     }
 
     /// This pattern followed by a relative child pattern (`/users/:id` + `posts/:postId`).
@@ -98,8 +158,13 @@ extension Pattern {
 
     /// Whether `name` matches `[A-Za-z_][A-Za-z0-9_]*`.
     static func isParameterName(_ name: Substring) -> Bool {
+        isParameterName(name.utf8)
+    }
+
+    /// Whether the bytes `name` match `[A-Za-z_][A-Za-z0-9_]*`.
+    static func isParameterName(_ name: some Sequence<UInt8>) -> Bool {
         var first = true
-        for byte in name.utf8 {
+        for byte in name {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "_"): break
             case UInt8(ascii: "0")...UInt8(ascii: "9") where !first: break

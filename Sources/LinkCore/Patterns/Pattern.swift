@@ -35,6 +35,22 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
         description = segments.isEmpty ? "/" : segments.reduce(into: "") { $0 += "/" + $1.text }
     }
 
+    /// A pattern from its parts, which the caller has checked agree.
+    init(segments: [PatternSegment], layout: ParameterLayout?, description: String) {
+        self.segments = segments
+        self.layout = layout
+        self.description = description
+    }
+
+    /// This pattern with its parameter layout replaced by an equal one of `layouts` (added when it has none):
+    /// patterns registered together then hold one layout object per distinct layout, not one each (a large route
+    /// file has few distinct layouts).
+    func sharingLayout(_ layouts: inout Set<ParameterLayout>) -> Pattern {
+        guard let layout else { return self }
+        let (inserted, shared) = layouts.insert(layout)
+        return inserted ? self : Pattern(segments: segments, layout: shared, description: description)
+    }
+
     /// Patterns are equal when their segments are (everything else is derived from them).
     public static func == (lhs: Pattern, rhs: Pattern) -> Bool {
         lhs.segments == rhs.segments
@@ -62,6 +78,41 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return key
+    }
+
+    /// The pattern as a dictionary key under which two patterns that differ only in parameter names are equal, as
+    /// their ``shape(caseInsensitive:)`` strings are (case-sensitively): it compares the segments in place instead
+    /// of building that string, and keeps no storage of its own.
+    struct ShapeKey: Hashable {
+        /// The pattern's segments (only these: a key is one reference).
+        let segments: [PatternSegment]
+
+        init(pattern: Pattern) { segments = pattern.segments }
+
+        static func == (lhs: ShapeKey, rhs: ShapeKey) -> Bool {
+            guard lhs.segments.count == rhs.segments.count else { return false }
+            for (a, b) in zip(lhs.segments, rhs.segments) {
+                switch (a, b) {
+                case (.literal(let x), .literal(let y)) where x == y: continue
+                case (.parameter, .parameter), (.catchAll, .catchAll): continue
+                default: return false
+                }
+            }
+            return true
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(segments.count)
+            for segment in segments {
+                switch segment {
+                case .literal(let text):
+                    hasher.combine(0 as UInt8)
+                    hasher.combine(text)
+                case .parameter: hasher.combine(1 as UInt8)
+                case .catchAll: hasher.combine(2 as UInt8)
+                }
+            }
+        }
     }
 
     /// The parameter values a location's decoded `segments` give this pattern, in pattern order.

@@ -10,8 +10,10 @@ extension RouteTable {
     {
         var copy = self
         var registered: [RegisteredRoute] = []
-        try copy.append(definition, parent: nil, source: source, field: "", registered: &registered)
-        copy.rebuild()
+        var layouts = Set<ParameterLayout>()
+        try copy.append(
+            definition, parent: nil, source: source, field: [], registered: &registered, layouts: &layouts)
+        copy.rebuildTrie()
         return (copy, registered)
     }
 
@@ -28,24 +30,30 @@ extension RouteTable {
             copy.rebuild()
         }
         var registered: [RegisteredRoute] = []
+        var layouts = Set<ParameterLayout>()
         for (index, definition) in definitions.enumerated() {
-            try copy.append(definition, parent: nil, source: source, field: "routes[\(index)]", registered: &registered)
+            try copy.append(
+                definition, parent: nil, source: source, field: [index], registered: &registered,
+                layouts: &layouts)
         }
-        copy.rebuild()
+        copy.rebuildTrie()
         return (copy, registered)
     }
 
-    /// Appends `definition` and its children after checking each against the table so far.
+    /// Appends `definition` and its children after checking each against the table so far, keeping the chains
+    /// and the name and pattern indexes up to date (the trie is rebuilt once, after the last). Patterns share
+    /// their parameter layouts through `layouts`.
     private mutating func append(
-        _ definition: RouteDefinition, parent: Int?, source: RouteSource, field: String,
-        registered: inout [RegisteredRoute]
+        _ definition: RouteDefinition, parent: Int?, source: RouteSource, field: [Int],
+        registered: inout [RegisteredRoute], layouts: inout Set<ParameterLayout>
     ) throws(LinkError) {
-        let pattern: Pattern
+        let parsed: Pattern
         if let parent {
-            pattern = try routes[parent].pattern.appending(definition.path)
+            parsed = try routes[parent].pattern.appending(definition.path)
         } else {
-            pattern = try Pattern(definition.path)
+            parsed = try Pattern(definition.path)
         }
+        let pattern = parsed.sharingLayout(&layouts)
         if case .literal(let first) = pattern.segments.first, RouteTable.reservedFirstSegments.contains(first) {
             throw LinkError(
                 .invalidPattern, "Routes may not start with '/\(first)': the public listener serves that path itself",
@@ -53,40 +61,52 @@ extension RouteTable {
         }
         let caseInsensitive = definition.caseInsensitive ?? parent.map { routes[$0].caseInsensitive } ?? false
         var own = definition
+        // A root route's path is usually its canonical pattern text: one string then serves both.
+        if own.path.utf8.elementsEqual(pattern.description.utf8) { own.path = pattern.description }
         own.routes = []
         own.redirect = []
         for (index, rule) in definition.redirect.enumerated() {
-            let ruleField = (field.isEmpty ? "" : field + ".") + "redirect[\(index)]"
-            own.redirect.append(try rule.validated(against: pattern, field: ruleField))
+            own.redirect.append(
+                try rule.validated(against: pattern, field: Self.fieldName(field, member: "redirect[\(index)]")))
         }
         let link = try definition.link.map { (link) throws(LinkError) in
             try RouteLink(
-                link, pattern: pattern, policy: linkPolicy, field: (field.isEmpty ? "" : field + ".") + "link")
+                link, pattern: pattern, policy: linkPolicy, field: Self.fieldName(field, member: "link"))
         }
+        let index = routes.count
         let route = Route(
             pattern: pattern, source: source, definition: own, caseInsensitive: caseInsensitive,
-            parentIndex: parent, chain: [], link: link)
-        try checkConflicts(route)
+            parentIndex: parent, chain: (parent.map { routes[$0].chain } ?? []) + [index], link: link)
+        let shape = Pattern.ShapeKey(pattern: pattern)
+        try checkConflicts(route, shape: shape)
 
-        let index = routes.count
         routes.append(route)
         if let name = route.name { byName[name] = index }
-        byShape[pattern.shape()] = index
+        byShape[shape] = index
         if caseInsensitive { byFoldedShape[route.foldedShape] = index }
         registered.append(RegisteredRoute(name: route.name, pattern: pattern))
 
         for (childIndex, child) in definition.routes.enumerated() {
-            let childField = (field.isEmpty ? "" : field + ".") + "routes[\(childIndex)]"
-            try append(child, parent: index, source: source, field: childField, registered: &registered)
+            try append(
+                child, parent: index, source: source, field: field + [childIndex], registered: &registered,
+                layouts: &layouts)
         }
+    }
+
+    /// The request field of the route at `path` (its index among the trees, then among each level's children),
+    /// or of its `member`: `routes[2].routes[0].link`; relative to the tree itself for a `POST` (`path` starts
+    /// below its root). Built only when needed: for every route of a large file it was a noticeable share of the
+    /// load.
+    private static func fieldName(_ path: [Int], member: String) -> String {
+        (path.map { "routes[\($0)]" } + [member]).joined(separator: ".")
     }
 
     /// First segments the public listener keeps for itself (API.md §7).
     static let reservedFirstSegments: Set<String> = [".well-known", "robots.txt", "favicon.ico"]
 
-    private func checkConflicts(_ route: Route) throws(LinkError) {
+    private func checkConflicts(_ route: Route, shape: Pattern.ShapeKey) throws(LinkError) {
         let existing =
-            byShape[route.pattern.shape()] ?? (route.caseInsensitive ? byFoldedShape[route.foldedShape] : nil)
+            byShape[shape] ?? (route.caseInsensitive ? byFoldedShape[route.foldedShape] : nil)
         if let existing {
             let other = routes[existing]
             let newName = route.name.map { "'\($0)' " } ?? ""

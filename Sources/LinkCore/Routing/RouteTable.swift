@@ -7,11 +7,13 @@ public struct RouteTable: Sendable {
     /// Every route, flattened; a parent always comes before its children.
     public internal(set) var routes: [Route] = []
     var byName: [String: Int] = [:]
-    /// Shape with parameter names ignored → route.
-    var byShape: [String: Int] = [:]
+    /// Pattern with parameter names ignored → route.
+    var byShape: [Pattern.ShapeKey: Int] = [:]
     /// Lower-cased shape of case-insensitive routes → route.
     var byFoldedShape: [String: Int] = [:]
-    var trie = SegmentTrie<Int>()
+    /// The matcher over ``routes`` (an entry is a route's index). The bare index, not a ``SegmentTrie``: that would
+    /// keep a second list of the patterns.
+    var trie = SegmentTrieBuilder().freeze()
     /// The settings `link` templates are checked against (the apps' URL schemes).
     public var linkPolicy = LinkPolicy()
 
@@ -32,7 +34,7 @@ public struct RouteTable: Sendable {
     /// The route registered under `pattern` (parameter names ignored; case ignored for a case-insensitive
     /// route).
     public func index(of pattern: Pattern) -> Int? {
-        byShape[pattern.shape()] ?? byFoldedShape[pattern.shape(caseInsensitive: true)]
+        byShape[Pattern.ShapeKey(pattern: pattern)] ?? byFoldedShape[pattern.shape(caseInsensitive: true)]
     }
 
     /// The best route for a location and its parameters; `nil` when none matches.
@@ -54,22 +56,28 @@ public struct RouteTable: Sendable {
         return try LocationBuilder.location(for: route.pattern, params: params, query: query)
     }
 
-    /// Recomputes chains, indexes and the trie from ``routes``.
+    /// Recomputes chains, indexes and the trie from ``routes``: after routes were removed, when indices moved.
     mutating func rebuild() {
-        byName = [:]
-        byShape = [:]
+        byName = Dictionary(minimumCapacity: routes.count)
+        byShape = Dictionary(minimumCapacity: routes.count)
         byFoldedShape = [:]
-        var entries: [SegmentTrie<Int>.Entry] = []
-        entries.reserveCapacity(routes.count)
         for index in routes.indices {
             let route = routes[index]
             let chain = (route.parentIndex.map { routes[$0].chain } ?? []) + [index]
             if chain != route.chain { routes[index] = route.moved(parentIndex: route.parentIndex, chain: chain) }
             if let name = route.name { byName[name] = index }
-            byShape[route.pattern.shape()] = index
+            byShape[Pattern.ShapeKey(pattern: route.pattern)] = index
             if route.caseInsensitive { byFoldedShape[route.foldedShape] = index }
-            entries.append(.init(route.pattern, index, caseInsensitive: route.caseInsensitive))
         }
-        trie = SegmentTrie(entries)
+        rebuildTrie()
+    }
+
+    /// Recomputes the trie from ``routes``: enough after appending, which keeps chains and indexes up to date.
+    mutating func rebuildTrie() {
+        var builder = SegmentTrieBuilder()
+        for (index, route) in routes.enumerated() {
+            builder.insert(route.pattern, entry: Int32(index), caseInsensitive: route.caseInsensitive)
+        }
+        trie = builder.freeze()
     }
 }
