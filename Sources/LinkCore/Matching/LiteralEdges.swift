@@ -28,16 +28,20 @@ struct LiteralEdges: Sendable {
 
     /// Adds the edge `parent --key--> child`; each (parent, key) pair is added once.
     mutating func insert(parent: Int32, key: String, child: Int32) {
-        let bytes = Array(key.utf8)
-        let hash = bytes.withUnsafeBytes { LiteralEdges.combine(LiteralEdges.hash($0), parent: parent) }
+        var key = key
+        key.withUTF8 { insert(parent: parent, key: UnsafeRawBufferPointer($0), child: child) }
+    }
+
+    private mutating func insert(parent: Int32, key: UnsafeRawBufferPointer, child: Int32) {
+        let hash = LiteralEdges.combine(LiteralEdges.hash(key), parent: parent)
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] >= 0 { slot = (slot + 1) & mask }
         slots[slot] = Int32(edges.count)
         edges.append(
             Edge(
                 hash: hash, parent: parent, child: child, keyStart: Int32(keyBytes.count),
-                keyCount: Int32(bytes.count)))
-        keyBytes.append(contentsOf: bytes)
+                keyCount: Int32(key.count)))
+        keyBytes.append(contentsOf: key)
     }
 
     /// The child of `parent` along the edge `segment`, or -1.

@@ -48,19 +48,26 @@ struct SegmentTrieBuilder {
         var frozen: [SegmentTrieNode] = []
         frozen.reserveCapacity(nodes.count)
         for (index, node) in nodes.enumerated() {
-            // Sorted so that the table layout does not depend on dictionary order.
-            for (key, child) in node.exact.sorted(by: { $0.key < $1.key }) {
-                exact.insert(parent: Int32(index), key: key, child: child)
-            }
-            for (key, child) in node.folded.sorted(by: { $0.key < $1.key }) {
-                folded.insert(parent: Int32(index), key: key, child: child)
-            }
+            SegmentTrieBuilder.insert(node.exact, from: Int32(index), into: &exact)
+            SegmentTrieBuilder.insert(node.folded, from: Int32(index), into: &folded)
             frozen.append(
                 .init(
                     terminal: node.terminal, parameter: node.parameter, catchAll: node.catchAll,
                     hasExact: !node.exact.isEmpty, hasFolded: !node.folded.isEmpty))
         }
         return SegmentIndex(nodes: frozen, exact: exact, folded: folded)
+    }
+
+    /// Adds a node's literal edges to `table`, sorted so that the table's layout does not depend on dictionary
+    /// order (most nodes have one edge: nothing to sort).
+    private static func insert(_ edges: [String: Int32], from parent: Int32, into table: inout LiteralEdges) {
+        if edges.count == 1, let (key, child) = edges.first {
+            table.insert(parent: parent, key: key, child: child)
+            return
+        }
+        for (key, child) in edges.sorted(by: { $0.key < $1.key }) {
+            table.insert(parent: parent, key: key, child: child)
+        }
     }
 
     /// The case-insensitive form of a literal or segment: lower-cased; the text itself when already lower-case

@@ -61,8 +61,6 @@ extension RouteTable {
         }
         let caseInsensitive = definition.caseInsensitive ?? parent.map { routes[$0].caseInsensitive } ?? false
         var own = definition
-        // A root route's path is usually its canonical pattern text: one string then serves both.
-        if own.path.utf8.elementsEqual(pattern.description.utf8) { own.path = pattern.description }
         own.routes = []
         own.redirect = []
         for (index, rule) in definition.redirect.enumerated() {
