@@ -34,6 +34,8 @@ extension Pattern {
             guard bytes.first == UInt8(ascii: "/") else { return false }
             if bytes.count == 1 { return true }
             guard bytes.last != UInt8(ascii: "/") else { return false }
+            segments.reserveCapacity(bytes.count { $0 == UInt8(ascii: "/") })
+            let unreserved = ByteSet.unreserved
             var start = 1
             while start < bytes.count {
                 guard !catchAllLast, segments.count < maximumSegments else { return false }
@@ -56,7 +58,7 @@ extension Pattern {
                     }
                 } else {
                     let literal = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                    guard literal.allSatisfy({ ByteSet.unreserved.contains($0) }) else { return false }
+                    guard literal.allSatisfy({ unreserved.contains($0) }) else { return false }
                     segments.append(.literal(String(decoding: literal, as: UTF8.self)))
                 }
                 start = end + 1

@@ -84,13 +84,29 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
     /// their ``shape(caseInsensitive:)`` strings are (case-sensitively): it compares the segments in place instead
     /// of building that string, and keeps no storage of its own.
     struct ShapeKey: Hashable {
-        /// The pattern's segments (only these: a key is one reference).
+        /// The pattern's segments (a key is one reference and its hash).
         let segments: [PatternSegment]
+        /// Computed once: a key is hashed for every lookup and again whenever its dictionary grows.
+        private let hash: Int
 
-        init(pattern: Pattern) { segments = pattern.segments }
+        init(pattern: Pattern) {
+            segments = pattern.segments
+            var hasher = Hasher()
+            hasher.combine(segments.count)
+            for segment in segments {
+                switch segment {
+                case .literal(let text):
+                    hasher.combine(0 as UInt8)
+                    hasher.combine(text)
+                case .parameter: hasher.combine(1 as UInt8)
+                case .catchAll: hasher.combine(2 as UInt8)
+                }
+            }
+            hash = hasher.finalize()
+        }
 
         static func == (lhs: ShapeKey, rhs: ShapeKey) -> Bool {
-            guard lhs.segments.count == rhs.segments.count else { return false }
+            guard lhs.hash == rhs.hash, lhs.segments.count == rhs.segments.count else { return false }
             for (a, b) in zip(lhs.segments, rhs.segments) {
                 switch (a, b) {
                 case (.literal(let x), .literal(let y)) where x == y: continue
@@ -102,16 +118,7 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
         }
 
         func hash(into hasher: inout Hasher) {
-            hasher.combine(segments.count)
-            for segment in segments {
-                switch segment {
-                case .literal(let text):
-                    hasher.combine(0 as UInt8)
-                    hasher.combine(text)
-                case .parameter: hasher.combine(1 as UInt8)
-                case .catchAll: hasher.combine(2 as UInt8)
-                }
-            }
+            hasher.combine(hash)
         }
     }
 
