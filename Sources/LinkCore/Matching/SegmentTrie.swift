@@ -38,8 +38,13 @@ public struct SegmentTrie<Value: Sendable>: Sendable {
     /// Builds the trie of `entries`.
     public init(_ entries: [Entry]) {
         var builder = SegmentTrieBuilder()
-        for (index, entry) in entries.enumerated() {
-            builder.insert(entry.pattern, entry: Int32(index), caseInsensitive: entry.caseInsensitive)
+        var entries = entries
+        // Equal parameter layouts become one object: a match reads its entry's layout, which then stays in the
+        // cache however many entries there are.
+        var layouts = Set<ParameterLayout>()
+        for index in entries.indices {
+            entries[index].pattern = entries[index].pattern.sharingLayout(&layouts)
+            builder.insert(entries[index].pattern, entry: Int32(index), caseInsensitive: entries[index].caseInsensitive)
         }
         self.entries = entries
         self.index = builder.freeze()
