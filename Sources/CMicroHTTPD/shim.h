@@ -52,8 +52,8 @@ struct cmhd_daemon_settings {
 };
 
 /// Replaces the variadic `MHD_start_daemon(flags, port, apc, apc_cls, dh, dh_cls, ...options..., MHD_OPTION_END)`
-/// with the option list this service uses: the accept policy (which refuses connections while the daemon
-/// stops), bind address, thread pool, connection limits and timeout,
+/// with the option list this service uses: the accept policy (which closes new connections unanswered
+/// while the daemon stops), bind address, thread pool, connection limits and timeout,
 /// per-connection memory, the logger, the request-completed callback, the raw-URI callback and the connection
 /// start/close callback.
 static inline struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_settings *settings,

@@ -74,7 +74,7 @@ extension RouteTable {
         let index = routes.count
         let route = Route(
             pattern: pattern, source: source, definition: own, caseInsensitive: caseInsensitive,
-            parentIndex: parent, chain: (parent.map { routes[$0].chain } ?? []) + [index], link: link)
+            parentIndex: parent, chain: chain(of: index, under: parent), link: link)
         let shape = Pattern.ShapeKey(pattern: pattern)
         try checkConflicts(route, shape: shape)
 

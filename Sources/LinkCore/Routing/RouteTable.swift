@@ -63,13 +63,18 @@ public struct RouteTable: Sendable {
         byFoldedShape = [:]
         for index in routes.indices {
             let route = routes[index]
-            let chain = (route.parentIndex.map { routes[$0].chain } ?? []) + [index]
+            let chain = chain(of: index, under: route.parentIndex)
             if chain != route.chain { routes[index] = route.moved(parentIndex: route.parentIndex, chain: chain) }
             if let name = route.name { byName[name] = index }
             byShape[Pattern.ShapeKey(pattern: route.pattern)] = index
             if route.caseInsensitive { byFoldedShape[route.foldedShape] = index }
         }
         rebuildTrie()
+    }
+
+    /// The chain of the route at `index` whose parent is at `parent`: the parent's chain, then `index`.
+    func chain(of index: Int, under parent: Int?) -> [Int] {
+        (parent.map { routes[$0].chain } ?? []) + [index]
     }
 
     /// Recomputes the trie from ``routes``: enough after appending, which keeps chains and indexes up to date.

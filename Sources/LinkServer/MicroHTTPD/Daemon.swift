@@ -88,10 +88,10 @@ final class Daemon: @unchecked Sendable {
         deadlines.start()
     }
 
-    /// Stops accepting, waits up to `grace` for requests in flight, then stops the threads and closes everything.
-    /// The application must have completed every suspended reply before calling this.
+    /// Stops serving new connections, waits up to `grace` for requests in flight, then stops the threads and
+    /// closes everything. The application must have completed every suspended reply before calling this.
     ///
-    /// New connections are refused by the accept policy (accepted and closed at once), not by
+    /// New connections are closed unanswered by the accept policy (accepted and closed at once), not refused by
     /// `MHD_quiesce_daemon`: in libmicrohttpd 0.9.75 with epoll threads, quiescing races the worker threads, which
     /// take the listening socket out of their epoll sets themselves, and the loser of that race aborts the
     /// process ("Failed to remove listen FD from epoll set", seen in CI; docs/reliability.md).
