@@ -104,7 +104,8 @@ final class Application: Sendable {
             settings.readsClientAddress = true
             let linksDispatcher = LinksDispatcher(
                 engine: links, association: association, hosts: config.linkHosts, appEndpoints: appEndpoints,
-                auth: auth, logger: logger, accessLogLevel: config.accessLogLevel, storeWorkers: storeWorkers)
+                auth: auth, logger: logger, accessLogLevel: config.accessLogLevel, storeWorkers: storeWorkers,
+                trustedProxies: config.trustedProxies)
             linksDispatcher.observe { [metrics] in metrics.record($0) }
             linksDaemon = Daemon(settings: settings, handler: linksDispatcher, logger: logger)
         } else {

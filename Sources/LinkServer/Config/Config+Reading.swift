@@ -19,7 +19,7 @@ extension Config {
     /// - `links.enabled`, `links.port` (`--links-port`, `LINK_LINKS_PORT`), `links.hosts`, `links.webURL`,
     ///   `links.notFoundURL`, `links.redirectStatus`, `links.deferredTTL`, `links.appRateLimit`, `links.bufferedClicks`, `links.siteName`,
     ///   `links.preview.title`, `links.preview.description`, `links.preview.image`, `links.faviconURL`,
-    ///   `links.robotsTxt`
+    ///   `links.robotsTxt`, `links.trustedProxies`
     /// - `links.apps.ios.appIDs`, `.scheme`, `.storeURL`, `.landingPage`, `.webcredentials`;
     ///   `links.apps.android.package`, `.scheme`, `.sha256CertFingerprints`, `.storeURL`
     /// - `events.queueLimit`, `events.maxSubscriptions`, `events.maxTypes`, `events.maxPerSubscription`
@@ -57,6 +57,13 @@ extension Config {
         routesFile = try reader.string("routing.routesFile")
         redirectLimit = try reader.int("routing.redirectLimit", in: 0...100)
         linkHosts = try reader.optionalStrings("links.hosts")?.map { $0.lowercased() }
+        let networks = try reader.optionalStrings("links.trustedProxies")?.map { text throws(ConfigError) in
+            guard let network = IPNetwork(text) else {
+                throw reader.invalid("links.trustedProxies", "addresses or networks (`10.0.0.0/8`, `::1`)")
+            }
+            return network
+        }
+        trustedProxies = TrustedProxies(networks ?? [])
         links = try LinksSettings(reader: reader)
         eventsQueueLimit = try reader.int("events.queueLimit", in: 1...1_000_000)
         maxSubscriptions = try reader.int("events.maxSubscriptions", in: 1...1_000_000)

@@ -16,6 +16,8 @@ struct Config: Sendable {
     var links = LinksSettings()
     /// When set, `http(s)` locations must have one of these hosts.
     var linkHosts: [String]?
+    /// The proxies whose `X-Forwarded-For` names the client on the links listener (`links.trustedProxies`).
+    var trustedProxies = TrustedProxies()
     /// Events kept per subscription before the oldest are dropped.
     var eventsQueueLimit = 1000
     /// Open subscriptions allowed at once (beyond: 429).

@@ -4,7 +4,7 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// The names copied from each request; everything else is not read.
     static let names = [
         "content-type", "content-length", "authorization", "if-match", "if-none-match", "x-request-id", "accept",
-        "host", "user-agent", "accept-language", "referer", "sec-purpose", "purpose",
+        "host", "user-agent", "accept-language", "referer", "sec-purpose", "purpose", "x-forwarded-for",
     ]
 
     /// The names the API listener reads (the first ones of ``names``).
@@ -23,7 +23,7 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// A header the service reads, named without a lookup: its raw value is its position in ``names``.
     enum Field: Int, CaseIterable, Sendable {
         case contentType, contentLength, authorization, ifMatch, ifNoneMatch, requestID, accept, host, userAgent
-        case acceptLanguage, referer, secPurpose, purpose
+        case acceptLanguage, referer, secPurpose, purpose, forwardedFor
     }
 
     private static func field(_ name: String) -> Field? {

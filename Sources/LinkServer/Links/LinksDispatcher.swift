@@ -17,11 +17,14 @@ final class LinksDispatcher: RequestHandler {
     private let logger: Logger
     private let accessLogLevel: Logger.Level?
     private let classifier = UserAgentCache()
+    private let trustedProxies: TrustedProxies
 
     init(
         engine: LinkEngine, association: AssociationFiles, hosts: [String]?, appEndpoints: [Endpoint],
-        auth: TokenCheck, logger: Logger, accessLogLevel: Level?, storeWorkers: StoreWorkers? = nil
+        auth: TokenCheck, logger: Logger, accessLogLevel: Level?, storeWorkers: StoreWorkers? = nil,
+        trustedProxies: TrustedProxies = TrustedProxies()
     ) {
+        self.trustedProxies = trustedProxies
         self.engine = engine
         self.association = association
         self.hosts = hosts.map(HostAllowList.init)
@@ -95,12 +98,15 @@ final class LinksDispatcher: RequestHandler {
         )
     }
 
-    /// `429 rate_limited` once the client's budget for the app endpoints is spent.
+    /// `429 rate_limited` once the client's budget for the app endpoints is spent. The client is the TCP peer, or
+    /// behind a trusted proxy the address it names in `X-Forwarded-For`.
     private func rateLimited(_ request: Request) -> Reply? {
         let now = WallClock.milliseconds()
+        let client = trustedProxies.client(peer: request.client, forwardedFor: request.headers[.forwardedFor])
+        let address = client?.text ?? ""
         let decision = limiter.withLock { limiter in
             if limiter.clientCount > 10_000 { limiter.sweep(now: now) }
-            return limiter.admit(request.clientAddress, now: now)
+            return limiter.admit(address, now: now)
         }
         guard case .limited(let retryAfter) = decision else { return nil }
         let error = LinkError(

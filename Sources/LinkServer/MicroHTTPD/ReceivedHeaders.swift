@@ -11,7 +11,8 @@ struct ReceivedHeaders {
     }
 
     /// Records one header as libmicrohttpd stores it (`value` NUL-terminated, `valueSize` bytes before the NUL). Of
-    /// a name sent twice the first value is read, as `MHD_lookup_connection_value` does.
+    /// a name sent twice the first value is read, as `MHD_lookup_connection_value` does, except `X-Forwarded-For`,
+    /// whose lines are one list (RFC 9110 §5.3): a proxy may add its own line after the client's.
     mutating func add(name: UnsafeRawBufferPointer, value: UnsafePointer<CChar>?, valueSize: Int) {
         // Only the two framing names are 14 or 17 bytes long; skip the rest before copying anything.
         if name.count == 14 || name.count == 17 {
@@ -20,9 +21,10 @@ struct ReceivedHeaders {
             }
             framing.add(name: String(decoding: name, as: UTF8.self), value: text ?? "")
         }
-        if let value, let field = RequestHeaders.field(named: name), field.rawValue < fieldCount,
-            headers[field] == nil
-        {
+        guard let value, let field = RequestHeaders.field(named: name), field.rawValue < fieldCount else { return }
+        if let earlier = headers[field] {
+            if field == .forwardedFor { headers[field] = earlier + "," + String(cString: value) }
+        } else {
             headers[field] = String(cString: value)
         }
     }

@@ -22,6 +22,13 @@ import Testing
         #expect(config.links.webURL?.description == "https://www.example.com{location}")
         #expect(config.links.preview.isSet)
         #expect(config.links.robotsTxt == nil)
+        #expect(config.trustedProxies.networks.isEmpty)
+    }
+
+    @Test func trustedProxiesAreReadFromTheEnvironment() throws {
+        let config = try ConfigLoader.load(
+            configFile: Self.example, environment: ["LINK_LINKS_TRUSTED_PROXIES": "127.0.0.1,10.0.0.0/8,fd00::/8"])
+        #expect(config.trustedProxies.networks.map(\.description) == ["127.0.0.1/32", "10.0.0.0/8", "fd00::/8"])
     }
 
     @Test(arguments: [
@@ -46,6 +53,8 @@ import Testing
         ),
         (#"{"links": {"apps": {"windows": {}}}}"#, "links.apps.windows"),
         (#"{"links": {"notFoundURL": "/404"}}"#, "links.notFoundURL"),
+        (#"{"links": {"trustedProxies": ["10.0.0.1/8"]}}"#, "links.trustedProxies"),
+        (#"{"links": {"trustedProxies": ["proxy.internal"]}}"#, "links.trustedProxies"),
     ])
     func malformedSettingsStopTheStartNamingTheSetting(json: String, setting: String) throws {
         let path = TestServer.temporaryDirectory() + "/linkserver.json"

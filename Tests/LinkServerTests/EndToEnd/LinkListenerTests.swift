@@ -341,6 +341,39 @@ import Testing
         }
     }
 
+    @Test func behindATrustedProxyEachForwardedClientHasItsOwnBudget() throws {
+        try withServer({
+            Self.configure(&$0) { $0.links.appRateLimit = 1 }
+            $0.trustedProxies = TrustedProxies([IPNetwork("127.0.0.0/8")].compactMap { $0 })
+        }) { (server) throws in
+            let client = links(server)
+            func claim(from address: String) throws -> Int {
+                try client.post(
+                    "/v1/deferred/claim", ["token": "x"],
+                    headers: ["Host": "links.example.com", "X-Forwarded-For": "198.51.100.1, " + address]
+                ).status
+            }
+            #expect(try claim(from: "203.0.113.7") == 404)
+            #expect(try claim(from: "203.0.113.7") == 429)
+            // Another client behind the same proxy; what a client writes left of the proxy's entry does not count.
+            #expect(try claim(from: "203.0.113.8") == 404)
+        }
+    }
+
+    @Test func withoutTrustedProxiesForwardedForIsIgnored() throws {
+        try withServer({ Self.configure(&$0) { $0.links.appRateLimit = 1 } }) { (server) throws in
+            let client = links(server)
+            func claim(from address: String) throws -> Int {
+                try client.post(
+                    "/v1/deferred/claim", ["token": "x"],
+                    headers: ["Host": "links.example.com", "X-Forwarded-For": address]
+                ).status
+            }
+            #expect(try claim(from: "203.0.113.7") == 404)
+            #expect(try claim(from: "203.0.113.8") == 429)
+        }
+    }
+
     @Test func associationFilesAreDeterministicWithETags() throws {
         try withServer({ Self.configure(&$0) }) { (server) throws in
             #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
