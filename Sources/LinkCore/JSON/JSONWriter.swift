@@ -1,68 +1,135 @@
 /// Writes compact JSON straight into bytes, for hot responses that should not build a ``JSONValue`` tree first.
 ///
 /// Commas are placed automatically: call ``key(_:)`` before each member value inside an object.
-public struct JSONWriter {
-    public private(set) var bytes: [UInt8]
+///
+/// The bytes go into a buffer the writer owns and grows itself (it is noncopyable for that): appending to an
+/// `Array` checked its uniqueness and capacity on every byte and went through the generic `append(contentsOf:)` for
+/// every key, ~90 instructions each, which was most of the cost of a resolve answer (docs/benchmarks.md).
+public struct JSONWriter: ~Copyable {
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
     /// Whether the next value or key is the first in its container (so no comma precedes it).
     private var atStart = true
 
     public init(capacity: Int = 512) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 16)
+        buffer = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// The bytes written so far.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer, count: count)) }
+
+    /// The bytes written, then `suffix` (a response's final newline), in one new array.
+    public consuming func finish(appending suffix: UInt8) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count + 1) { array, initialized in
+            array.baseAddress!.update(from: buffer, count: count)
+            array[count] = suffix
+            initialized = count + 1
+        }
+    }
+
+    // MARK: Bytes
+
+    /// Room for `more` bytes past the end.
+    @inline(__always)
+    private mutating func reserve(_ more: Int) {
+        if count + more > capacity { grow(to: count + more) }
+    }
+
+    private mutating func grow(to needed: Int) {
+        let larger = max(needed, capacity * 2)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.update(from: buffer, count: count)
+        buffer.deallocate()
+        buffer = moved
+        capacity = larger
+    }
+
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        reserve(1)
+        buffer[count] = byte
+        count += 1
+    }
+
+    /// Bytes for which room was reserved.
+    @inline(__always)
+    private mutating func putReserved(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+        (buffer + count).update(from: start, count: bytes.count)
+        count += bytes.count
+    }
+
+    private mutating func put(_ text: StaticString) {
+        let bytes = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        reserve(bytes.count)
+        putReserved(bytes)
     }
 
     private mutating func separate() {
-        if !atStart { bytes.append(UInt8(ascii: ",")) }
+        if !atStart { put(UInt8(ascii: ",")) }
         atStart = false
     }
 
+    // MARK: JSON
+
     public mutating func beginObject() {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        put(UInt8(ascii: "{"))
         atStart = true
     }
 
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        put(UInt8(ascii: "}"))
         atStart = false
     }
 
     public mutating func beginArray() {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        put(UInt8(ascii: "["))
         atStart = true
     }
 
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        put(UInt8(ascii: "]"))
         atStart = false
     }
 
     /// A constant member key that needs no escaping (letters, digits, `_`, `-`), copied without scanning; the
     /// next call writes its value.
     public mutating func key(_ key: StaticString) {
-        assert(
-            UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount).allSatisfy {
-                $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C
-            }, "constant keys must not need escaping")
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        assert(name.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }, "constant keys must not need escaping")
+        reserve(name.count + 4)
+        if !atStart {
+            buffer[count] = UInt8(ascii: ",")
+            count += 1
+        }
+        buffer[count] = UInt8(ascii: "\"")
+        count += 1
+        putReserved(name)
+        buffer[count] = UInt8(ascii: "\"")
+        buffer[count + 1] = UInt8(ascii: ":")
+        count += 2
         atStart = true
     }
 
     /// A member key computed at run time (escaped as needed); the next call writes its value.
     public mutating func key(string key: String) {
         separate()
-        JSONValue.encodeString(key, into: &bytes)
-        bytes.append(UInt8(ascii: ":"))
+        quoted(key)
+        put(UInt8(ascii: ":"))
         atStart = true
     }
 
     public mutating func string(_ value: String) {
         separate()
-        JSONValue.encodeString(value, into: &bytes)
+        quoted(value)
     }
 
     /// A string, or `null` when `nil`.
@@ -73,18 +140,60 @@ public struct JSONWriter {
 
     public mutating func int(_ value: Int) {
         separate()
-        bytes.append(contentsOf: String(value).utf8)
+        // Digits written backwards into a scratch area, then copied: no `String` per number.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var magnitude = value.magnitude
+            var start = scratch.count
+            repeat {
+                start -= 1
+                scratch[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                scratch[start] = UInt8(ascii: "-")
+            }
+            let written = UnsafeRawBufferPointer(rebasing: scratch[start...]).assumingMemoryBound(to: UInt8.self)
+            reserve(written.count)
+            putReserved(written)
+        }
     }
 
     public mutating func null() {
         separate()
-        bytes.append(contentsOf: "null".utf8)
+        put("null")
     }
 
-    /// Any JSON value.
+    /// Any JSON value (non-finite doubles, which JSON cannot represent, as `null`, like ``JSONValue/encode(into:)``).
     public mutating func value(_ value: JSONValue) {
-        separate()
-        value.encode(into: &bytes)
+        switch value {
+        case .null: null()
+        case .bool(let flag):
+            separate()
+            put(flag ? "true" : "false")
+        case .int(let number): int(number)
+        case .double(let number):
+            guard number.isFinite else { return null() }
+            separate()
+            var text = number.description
+            text.withUTF8 { utf8 in
+                reserve(utf8.count)
+                putReserved(utf8)
+            }
+        case .string(let text): string(text)
+        case .array(let elements):
+            beginArray()
+            for element in elements { self.value(element) }
+            endArray()
+        case .object(let object):
+            beginObject()
+            for (name, member) in object {
+                key(string: name)
+                self.value(member)
+            }
+            endObject()
+        }
     }
 
     /// A `{"key": "value", …}` object of strings, in order.
@@ -95,6 +204,47 @@ public struct JSONWriter {
             string(value)
         }
         endObject()
+    }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
+
+    /// `text` as a JSON string literal, escaping quotes, backslashes and control characters (the rules of
+    /// ``JSONValue/encodeString(_:into:)``).
+    private mutating func quoted(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            // Room for the unescaped text and its quotes; an escape reserves more.
+            reserve(utf8.count + 2)
+            buffer[count] = UInt8(ascii: "\"")
+            count += 1
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                reserve(6 + utf8.count - runStart)
+                putReserved(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                buffer[count] = UInt8(ascii: "\\")
+                switch byte {
+                case 0x22: buffer[count + 1] = 0x22
+                case 0x5C: buffer[count + 1] = 0x5C
+                case 0x0A: buffer[count + 1] = UInt8(ascii: "n")
+                case 0x0D: buffer[count + 1] = UInt8(ascii: "r")
+                case 0x09: buffer[count + 1] = UInt8(ascii: "t")
+                default:
+                    buffer[count + 1] = UInt8(ascii: "u")
+                    buffer[count + 2] = UInt8(ascii: "0")
+                    buffer[count + 3] = UInt8(ascii: "0")
+                    buffer[count + 4] = JSONWriter.hexDigits.utf8Start[Int(byte >> 4)]
+                    buffer[count + 5] = JSONWriter.hexDigits.utf8Start[Int(byte & 0x0F)]
+                    count += 4
+                }
+                count += 2
+            }
+            putReserved(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+            buffer[count] = UInt8(ascii: "\"")
+            count += 1
+        }
     }
 }
 

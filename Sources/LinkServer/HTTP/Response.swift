@@ -36,9 +36,9 @@ struct Response: Sendable {
 
     /// A JSON response from bytes already written by a ``JSONWriter``.
     static func json(_ writer: consuming JSONWriter, status: Int = 200) -> Response {
-        var body = writer.bytes
-        body.append(UInt8(ascii: "\n"))
-        return Response(status: status, headers: [("Content-Type", jsonContentType)], body: body)
+        Response(
+            status: status, headers: [("Content-Type", jsonContentType)],
+            body: writer.finish(appending: UInt8(ascii: "\n")))
     }
 
     /// `204 No Content`.
