@@ -208,6 +208,21 @@ public struct JSONWriter: ~Copyable {
 
     private static let hexDigits: StaticString = "0123456789abcdef"
 
+    /// Whether any of the eight bytes of `word` is a control character, `"` or `\` (exact when it says no).
+    @inline(__always)
+    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        // A byte below 0x20: subtracting 0x20 borrows into its high bit (bytes ≥ 0x80 are excluded by `~word`).
+        let control = (word &- ones &* 0x20) & ~word & highBits
+        // A byte equal to c: zero after xor with c, found the same way.
+        let quoteXor = word ^ (ones &* 0x22)
+        let quote = (quoteXor &- ones) & ~quoteXor & highBits
+        let backslashXor = word ^ (ones &* 0x5C)
+        let backslash = (backslashXor &- ones) & ~backslashXor & highBits
+        return control | quote | backslash != 0
+    }
+
     /// `text` as a JSON string literal, escaping quotes, backslashes and control characters (the rules of
     /// ``JSONValue/encodeString(_:into:)``).
     private mutating func quoted(_ text: String) {
@@ -218,12 +233,23 @@ public struct JSONWriter: ~Copyable {
             buffer[count] = UInt8(ascii: "\"")
             count += 1
             var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
+            var index = 0
+            while index < utf8.count {
+                // Eight bytes at a time while none of them needs escaping (most strings: all of them).
+                if index + 8 <= utf8.count,
+                    !JSONWriter.mayNeedEscaping(
+                        UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                {
+                    index += 8
+                    continue
+                }
+                let position = index
+                let byte = utf8[position]
+                index += 1
                 guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
                 reserve(6 + utf8.count - runStart)
-                putReserved(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                runStart = index + 1
+                putReserved(UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+                runStart = position + 1
                 buffer[count] = UInt8(ascii: "\\")
                 switch byte {
                 case 0x22: buffer[count + 1] = 0x22

@@ -44,6 +44,28 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// ``description`` from the canonical ``path`` already written out.
+    func description(path: String) -> String {
+        guard !query.isEmpty else { return path }
+        var output = Array(path.utf8)
+        output.append(UInt8(ascii: "?"))
+        query.encode(into: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The canonical path of the first `segments` segments, cut from the canonical `path` of a location with at
+    /// least that many: the same as ``path(prefix:)`` (a segment's own `/` is encoded, so each `/` of a canonical
+    /// path starts a segment).
+    static func pathPrefix(_ path: String, segments count: Int) -> String {
+        guard count > 0 else { return "/" }
+        var seen = 0
+        for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: "/") {
+            if seen == count { return String(path[..<index]) }
+            seen += 1
+        }
+        return path
+    }
+
     /// The canonical path of the first `count` segments (a parent route's part of the location).
     public func path(prefix count: Int) -> String {
         var output: [UInt8] = []

@@ -102,11 +102,14 @@ extension Resolution {
     /// The response body of `POST /v1/resolve` (API.md §2), keys in the contract's order, `sameRoute` only when set;
     /// written straight into `writer`, without building a tree (the hot path).
     public func write(to writer: inout JSONWriter) {
+        // The canonical path is encoded once: the location is it plus the query, and every chain entry's location
+        // is one of its prefixes.
+        let path = location.path
         writer.beginObject()
         writer.key("location")
-        writer.string(location.description)
+        writer.string(location.description(path: path))
         writer.key("path")
-        writer.string(location.path)
+        writer.string(path)
         writer.key("route")
         writer.beginObject()
         writer.key("name")
@@ -133,14 +136,17 @@ extension Resolution {
         writer.string(route.presentation)
         writer.key("matches")
         writer.beginArray()
-        for match in matches {
+        for index in route.chain {
+            // As ``matches`` has them, without building them.
+            let chained = fields.routes[index]
             writer.beginObject()
             writer.key("pattern")
-            writer.string(match.pattern.description)
+            writer.string(chained.pattern.description)
             writer.key("name")
-            writer.string(match.name)
+            writer.string(chained.name)
             writer.key("location")
-            writer.string(match.location)
+            writer.string(
+                index == routeIndex ? path : Location.pathPrefix(path, segments: chained.pattern.segments.count))
             writer.endObject()
         }
         writer.endArray()

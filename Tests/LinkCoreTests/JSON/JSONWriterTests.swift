@@ -49,6 +49,23 @@ import Testing
         }
     }
 
+    /// Escapes at every position of the eight-byte scan, next to multi-byte characters and bytes just outside the
+    /// escaped ranges (space, `!`, `#`, `[`, `]`, DEL).
+    @Test func randomStringsAreEscapedAsJSONValueDoes() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [String] = [
+            "a", "\"", "\\", "\n", "\u{1}", "\u{1F}", " ", "!", "#", "[", "]", "\u{7F}", "é", "🙂",
+        ]
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator)!
+            }.joined()
+            var writer = JSONWriter(capacity: 1)
+            writer.string(text)
+            #expect(writer.bytes == JSONValue.string(text).encoded(), "\(Array(text.utf8))")
+        }
+    }
+
     @Test func integersAtTheEdges() {
         let numbers = [0, 7, -7, 10, 99, 100, -100, Int.max, Int.min, 1_234_567_890]
         var writer = JSONWriter(capacity: 1)

@@ -1,5 +1,6 @@
-import LinkCore
 import Testing
+
+@testable import LinkCore
 
 @Suite struct LocationTests {
     @Test(arguments: [
@@ -145,5 +146,25 @@ import Testing
         #expect(location.description == "/a%2Fb/%E6%B8%85%E5%8D%8E?q=a%26b")
         #expect(location.path(prefix: 1) == "/a%2Fb")
         #expect(location.path(prefix: 0) == "/")
+    }
+
+    /// The answer writer cuts the chain's locations from the encoded path (`pathPrefix`) and appends the query to it
+    /// (`description(path:)`): both agree with encoding the segments again.
+    @Test func prefixesCutFromTheEncodedPathAgreeWithEncoding() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "/", "%", "é", "清", " ", "?", "#", "x/y", "%2F", "~", "-", "Z9"]
+        for _ in 0..<2_000 {
+            let segments = (0..<Int.random(in: 0...5, using: &generator)).map { _ in
+                (0..<Int.random(in: 1...3, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                    .joined()
+            }
+            let query = Bool.random(using: &generator) ? Query() : Query([QueryItem("q", "a&b /")])
+            let location = Location(segments: segments, query: query)
+            let path = location.path
+            #expect(location.description(path: path) == location.description)
+            for count in 0...location.segments.count {
+                #expect(Location.pathPrefix(path, segments: count) == location.path(prefix: count))
+            }
+        }
     }
 }
