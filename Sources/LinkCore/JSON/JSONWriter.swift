@@ -228,24 +228,21 @@ public struct JSONWriter: ~Copyable {
     private mutating func quoted(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
-            // Room for the unescaped text and its quotes; an escape reserves more.
+            var runStart = JSONWriter.firstEscaped(utf8)
+            // Room for the text up to its first escape and both quotes; each escape reserves more.
             reserve(utf8.count + 2)
             buffer[count] = UInt8(ascii: "\"")
             count += 1
-            var runStart = 0
-            var index = 0
-            while index < utf8.count {
-                // Eight bytes at a time while none of them needs escaping (most strings: all of them).
-                if index + 8 <= utf8.count,
-                    !JSONWriter.mayNeedEscaping(
-                        UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self))
-                {
-                    index += 8
-                    continue
-                }
-                let position = index
+            guard runStart < utf8.count else {
+                // Nothing to escape (nearly every string): one copy.
+                putReserved(utf8)
+                buffer[count] = UInt8(ascii: "\"")
+                count += 1
+                return
+            }
+            putReserved(UnsafeBufferPointer(rebasing: utf8[0..<runStart]))
+            for position in runStart..<utf8.count {
                 let byte = utf8[position]
-                index += 1
                 guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
                 reserve(6 + utf8.count - runStart)
                 putReserved(UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
@@ -272,6 +269,25 @@ public struct JSONWriter: ~Copyable {
             count += 1
         }
     }
+
+    /// The position of the first byte of `utf8` that must be escaped (a control character, `"` or `\`), or its
+    /// count: eight bytes at a time while none of them does.
+    private static func firstEscaped(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = utf8.baseAddress else { return 0 }
+        var index = 0
+        while index + 8 <= utf8.count,
+            !mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        {
+            index += 8
+        }
+        while index < utf8.count {
+            let byte = base[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { return index }
+            index += 1
+        }
+        return index
+    }
+
 }
 
 extension JSONValue {

@@ -20,6 +20,9 @@ struct EndpointTable: Sendable {
 
     private var templates: [PathTemplate] = []
     private let trie: SegmentTrie<Int>
+    /// The templates without parameters by their text: a request for exactly one of them (`/healthz`,
+    /// `/v1/resolve`) is found by one hash, without splitting and decoding its path for the trie.
+    private let literals: [String: Int]
 
     init(_ endpoints: [Endpoint]) {
         var templates: [PathTemplate] = []
@@ -35,6 +38,9 @@ struct EndpointTable: Sendable {
             }
         }
         self.templates = templates
+        literals = Dictionary(
+            templates.indices.filter { !templates[$0].template.contains("{") }.map { (templates[$0].template, $0) },
+            uniquingKeysWith: { first, _ in first })
         trie = SegmentTrie(
             templates.enumerated().map { index, template in
                 // `/v1/routes/{name}` is the pattern `/v1/routes/:name`; templates are fixed at build time.
@@ -49,18 +55,23 @@ struct EndpointTable: Sendable {
 
     /// Finds the endpoint for `method` on the raw (percent-encoded) `path`.
     func match(method: String, path: String) -> Match {
+        // A path spelled as a literal template is that template: the trie prefers literal segments too.
+        if let index = literals[path] { return match(method: method, in: templates[index], parameters: [:]) }
         guard let segments = Location.segments(ofPath: path), let found = trie.match(segments) else {
             return .notFound
         }
-        let template = templates[found.value]
+        var parameters: [String: String] = [:]
+        for (name, value) in found.parameters { parameters[name] = value }
+        return match(method: method, in: templates[found.value], parameters: parameters)
+    }
+
+    private func match(method: String, in template: PathTemplate, parameters: [String: String]) -> Match {
         let lookup = method == "HEAD" ? "GET" : method
         guard let endpoint = template.endpoints.first(where: { $0.method == lookup })?.endpoint else {
             var allowed = template.endpoints.map(\.method).sorted()
             if allowed.contains("GET") { allowed.append("HEAD") }
             return .methodNotAllowed(template: template.template, allowed: allowed)
         }
-        var parameters: [String: String] = [:]
-        for (name, value) in found.parameters { parameters[name] = value }
         return .endpoint(endpoint, parameters: parameters)
     }
 }
