@@ -109,12 +109,19 @@ public struct ClickFacts: Sendable {
     /// engine and the decider, and a copy is then one retain instead of one per string and array.
     private struct Texts: Sendable {
         var location: Location
-        var linkAsClicked: String
+        var link: Link
         var host: String
         var language: String?
         var userAgent: String?
         var referrer: String?
         var via: String
+    }
+
+    /// The link as clicked: given whole (an app open names it), or the target of a click on ``host``, written out
+    /// only when read (most clicks never do: a redirect does not name it).
+    private enum Link: Sendable {
+        case given(String)
+        case target(String)
     }
 
     private final class Box: Sendable {
@@ -134,12 +141,30 @@ public struct ClickFacts: Sendable {
     }
     /// `https://` + `Host` + path and query as received, without `_lsp` and `lst`.
     public var linkAsClicked: String {
-        get { box.texts.linkAsClicked }
-        set { change { $0.linkAsClicked = newValue } }
+        get { ClickFacts.link(box.texts) }
+        set { change { $0.link = .given(newValue) } }
     }
     public var host: String {
         get { box.texts.host }
-        set { change { $0.host = newValue } }
+        set {
+            change { texts in
+                // The link stays the one clicked.
+                texts.link = .given(ClickFacts.link(texts))
+                texts.host = newValue
+            }
+        }
+    }
+
+    private static func link(_ texts: Texts) -> String {
+        switch texts.link {
+        case .given(let link): return link
+        case .target(let target):
+            var link = "https://"
+            link.reserveCapacity(link.utf8.count + texts.host.utf8.count + target.utf8.count)
+            link += texts.host
+            link += target
+            return link
+        }
     }
     public var language: String? {
         get { box.texts.language }
@@ -166,8 +191,23 @@ public struct ClickFacts: Sendable {
     ) {
         box = Box(
             Texts(
-                location: location, linkAsClicked: linkAsClicked, host: host, language: language, userAgent: userAgent,
+                location: location, link: .given(linkAsClicked), host: host, language: language, userAgent: userAgent,
                 referrer: referrer, via: via))
+        self.platform = platform
+        self.bot = bot
+        self.inAppBrowser = inAppBrowser
+    }
+
+    /// The facts of a click on `https://` + `host` + `target` (path and query as received): ``linkAsClicked`` is
+    /// written out when read.
+    public init(
+        location: Location, clickedTarget target: String, host: String, platform: Platform, bot: BotKind?,
+        inAppBrowser: Bool = false, language: String? = nil, userAgent: String? = nil, referrer: String? = nil
+    ) {
+        box = Box(
+            Texts(
+                location: location, link: .target(target), host: host, language: language, userAgent: userAgent,
+                referrer: referrer, via: "click"))
         self.platform = platform
         self.bot = bot
         self.inAppBrowser = inAppBrowser

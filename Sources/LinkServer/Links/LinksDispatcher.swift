@@ -202,16 +202,11 @@ extension LinksDispatcher {
         }
         let agent = request.headers[.userAgent]
         let classes = classifier.classify(agent ?? "")
-        let hostHeader = request.headers[.host] ?? host
-        var link = "https://"
-        link.reserveCapacity(link.utf8.count + hostHeader.utf8.count + target.utf8.count)
-        link += hostHeader
-        link += target
         let facts = ClickFacts(
-            location: location, linkAsClicked: link, host: hostHeader,
+            location: location, clickedTarget: target, host: request.headers[.host] ?? host,
             platform: classes.platform, bot: classes.bot,
             inAppBrowser: classes.isInAppBrowser, language: ClickFacts.language(request.headers[.acceptLanguage]),
-            userAgent: agent, referrer: request.headers[.referer], via: "click")
+            userAgent: agent, referrer: request.headers[.referer])
         let decision: ClickDecision
         do {
             decision = try engine.decide(facts, lsp: lsp, counted: counted, now: WallClock.milliseconds())

@@ -27,13 +27,32 @@ import Testing
         #expect(cache.count == 1)
     }
 
-    @Test func theCacheStartsOverWhenFull() {
+    @Test func theCacheHoldsAtMostItsCapacityAndStaysRight() {
         let cache = UserAgentCache()
-        for index in 0..<UserAgentCache.capacity {
-            _ = cache.classify("agent \(index)")
+        let agents = (0..<(4 * UserAgentCache.capacity)).map { "agent \($0)" } + UserAgentCacheTests.agents
+        for agent in agents { _ = cache.classify(agent) }
+        #expect(cache.count <= UserAgentCache.capacity)
+        // Most agents have a slot of their own.
+        #expect(cache.count > UserAgentCache.capacity / 2)
+        // Whichever agent holds a slot now, every agent still gets the classifier's answer.
+        for agent in agents.shuffled() {
+            #expect(cache.classify(agent) == UserAgentClassifier.standard.classify(agent))
         }
-        #expect(cache.count == UserAgentCache.capacity)
+    }
+
+    @Test func agentsThatShareASlotTakeItOverFromEachOther() throws {
+        let cache = UserAgentCache()
         let iphone = UserAgentCacheTests.agents[0]
+        var iphoneBytes = iphone
+        let slot = iphoneBytes.withUTF8 { UserAgentCache.slot(of: $0) }
+        let rival = try #require(
+            (0..<200_000).lazy.map { "bot \($0)" }.first { name in
+                var name = name
+                return name.withUTF8 { UserAgentCache.slot(of: $0) } == slot
+            })
+        #expect(cache.classify(iphone).platform == .ios)
+        #expect(cache.classify(rival) == UserAgentClassifier.standard.classify(rival))
+        #expect(cache.count == 1)
         #expect(cache.classify(iphone).platform == .ios)
         #expect(cache.count == 1)
     }
