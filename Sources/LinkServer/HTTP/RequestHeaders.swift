@@ -46,24 +46,32 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         Field.allCases.allSatisfy { lhs[$0] == rhs[$0] }
     }
 
-    private static let nameBytes = names.map { Array($0.utf8) }
-    /// The fields by the length of their name (at most two share one).
-    private static let fieldsByLength: [[Int]] = {
-        var byLength = [[Int]](repeating: [], count: (names.map(\.utf8.count).max() ?? 0) + 1)
-        for (index, name) in names.enumerated() { byLength[name.utf8.count].append(index) }
-        return byLength
-    }()
-
-    /// The field named `name` in any ASCII case (header names compare as libmicrohttpd compares them).
+    /// The field named `name` in any ASCII case (header names compare as libmicrohttpd compares them): by length
+    /// first, then by bytes. A switch over constant names, not a search of ``names``: this runs for every header of
+    /// every request (`RequestHeadersTests` holds the two to the same answers).
     static func field(named name: UnsafeRawBufferPointer) -> Field? {
-        guard name.count < fieldsByLength.count else { return nil }
-        for index in fieldsByLength[name.count] {
-            let same = zip(nameBytes[index], name).allSatisfy { expected, byte in
-                expected == (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+        func named(_ candidate: StaticString, _ field: Field) -> Field? {
+            let expected = candidate.utf8Start
+            for index in 0..<name.count {
+                let byte = name[index]
+                let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                if lower != expected[index] { return nil }
             }
-            if same { return Field(rawValue: index) }
+            return field
         }
-        return nil
+        switch name.count {
+        case 4: return named("host", .host)
+        case 6: return named("accept", .accept)
+        case 7: return named("referer", .referer) ?? named("purpose", .purpose)
+        case 8: return named("if-match", .ifMatch)
+        case 10: return named("user-agent", .userAgent)
+        case 11: return named("sec-purpose", .secPurpose)
+        case 12: return named("content-type", .contentType) ?? named("x-request-id", .requestID)
+        case 13: return named("authorization", .authorization) ?? named("if-none-match", .ifNoneMatch)
+        case 14: return named("content-length", .contentLength)
+        case 15: return named("accept-language", .acceptLanguage) ?? named("x-forwarded-for", .forwardedFor)
+        default: return nil
+        }
     }
 
     /// The value of a header the service reads by name (`nil` when absent or not one of ``names``).

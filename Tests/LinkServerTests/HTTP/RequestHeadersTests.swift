@@ -17,6 +17,36 @@ import Testing
         for (field, name) in spelled { #expect(RequestHeaders.names[field.rawValue] == name) }
     }
 
+    /// The byte-level lookup of each header libmicrohttpd hands over knows every name of ``RequestHeaders/names``,
+    /// in any case, and nothing else.
+    @Test func rawNamesAreFoundInAnyCase() {
+        func field(_ name: String) -> RequestHeaders.Field? {
+            var name = name
+            return name.withUTF8 { RequestHeaders.field(named: UnsafeRawBufferPointer($0)) }
+        }
+        for known in RequestHeaders.Field.allCases {
+            let name = RequestHeaders.names[known.rawValue]
+            #expect(field(name) == known)
+            #expect(field(name.uppercased()) == known)
+            #expect(
+                field(
+                    String(
+                        name.enumerated().map { $0.offset % 2 == 0 ? Character($0.element.uppercased()) : $0.element }))
+                    == known)
+            // One byte off anywhere, or one byte more or less: not that field.
+            for index in name.indices {
+                var wrong = name
+                wrong.replaceSubrange(index...index, with: "_")
+                #expect(field(wrong) == nil)
+            }
+            #expect(field(name + "s") == nil)
+            #expect(field(String(name.dropLast())) == nil)
+        }
+        #expect(field("") == nil)
+        #expect(field("x-unknown") == nil)
+        #expect(field("hosu") == nil)
+    }
+
     @Test func namesAreReadInAnyCase() {
         let headers: RequestHeaders = ["User-Agent": "a", "accept": "b", "X-Unknown": "c"]
         #expect(headers["user-agent"] == "a")
