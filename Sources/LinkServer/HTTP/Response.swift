@@ -20,7 +20,7 @@ struct Response: Sendable {
         body.reserveCapacity(256)
         value.encode(into: &body)
         body.append(UInt8(ascii: "\n"))
-        return Response(status: status, headers: [("Content-Type", jsonContentType)] + headers, body: body)
+        return Response(status: status, headers: jsonHeaders(headers), body: body)
     }
 
     /// A JSON response written by `write` into a ``JSONWriter``.
@@ -29,9 +29,18 @@ struct Response: Sendable {
     ) -> Response {
         var writer = JSONWriter(capacity: 512)
         write(&writer)
-        var response = json(writer, status: status)
-        response.headers += headers
-        return response
+        return Response(
+            status: status, headers: jsonHeaders(headers), body: writer.finish(appending: UInt8(ascii: "\n")))
+    }
+
+    /// `Content-Type` and then `headers`, in an array made once at its size (appending to a one-element array
+    /// reallocated it).
+    private static func jsonHeaders(_ headers: [(String, String)]) -> [(String, String)] {
+        var all: [(String, String)] = []
+        all.reserveCapacity(1 + headers.count)
+        all.append(("Content-Type", jsonContentType))
+        all.append(contentsOf: headers)
+        return all
     }
 
     /// A JSON response from bytes already written by a ``JSONWriter``.
