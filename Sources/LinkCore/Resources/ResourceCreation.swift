@@ -1,5 +1,7 @@
 /// A create request (`POST /v1/resources`): `{"path", "name"?, "value" | "compute", "onExists"?}`.
 public struct ResourceCreation: Sendable, Hashable {
+    private static let fieldNames: Set<String> = ["path", "name", "value", "compute", "onExists"]
+
     /// What to do when a resource with the same pattern (parameter names ignored) exists.
     public enum ExistingPolicy: String, Sendable, Hashable, CaseIterable {
         /// 409 `resource_exists` (the default).
@@ -28,7 +30,7 @@ public struct ResourceCreation: Sendable, Hashable {
     /// `compute` `invalid_rule`.
     public init(json: JSONValue) throws(LinkError) {
         let fields = try JSONFields(json, path: "", nullMeansAbsent: true)
-        try fields.rejectUnknown(["path", "name", "value", "compute", "onExists"])
+        try fields.rejectUnknown(ResourceCreation.fieldNames)
         let path = try fields.strictString("path")
         guard let path else {
             throw LinkError(.invalidRequest, "Field 'path' is required", details: ["field": "path"])

@@ -1,5 +1,7 @@
 /// A change request (`PATCH /v1/resources`): `{"path" | "name", "value" | "compute", "ifRevision"?}`.
 public struct ResourceUpdate: Sendable, Hashable {
+    private static let fieldNames: Set<String> = ["path", "name", "value", "compute", "ifRevision"]
+
     public var target: ResourceTarget
     public var content: ResourceContent
     /// Fail with `revision_mismatch` unless the resource is at this revision.
@@ -17,7 +19,7 @@ public struct ResourceUpdate: Sendable, Hashable {
     /// `compute` `invalid_rule`.
     public init(json: JSONValue) throws(LinkError) {
         let fields = try JSONFields(json, path: "", nullMeansAbsent: true)
-        try fields.rejectUnknown(["path", "name", "value", "compute", "ifRevision"])
+        try fields.rejectUnknown(ResourceUpdate.fieldNames)
         let path = try fields.strictString("path")
         let name = try fields.strictString("name")
         if path == nil && name == nil {

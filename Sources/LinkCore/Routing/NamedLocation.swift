@@ -13,10 +13,13 @@ public struct NamedLocation: Sendable, Hashable {
         self.query = query
     }
 
+    /// The members of a named location (a set built once: from an array literal it was built on every request).
+    static let fieldNames: Set<String> = ["name", "params", "query"]
+
     /// Decodes a `POST /v1/locate` body; unknown fields and wrong types are `invalid_request`.
     public init(json: JSONValue) throws(LinkError) {
         let fields = try JSONFields(json, path: "", nullMeansAbsent: true)
-        try fields.rejectUnknown(["name", "params", "query"])
+        try fields.rejectUnknown(NamedLocation.fieldNames)
         try self.init(fields: fields)
     }
 

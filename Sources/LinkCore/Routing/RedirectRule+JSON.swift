@@ -1,9 +1,11 @@
 extension RedirectRule {
+    private static let fieldNames: Set<String> = ["when", "to", "action"]
+
     /// Decodes `{"when"?, "to"}` or `{"when"?, "action": "intercept"}`; anything else, an unknown field, a bad
     /// template or a bad JSON Logic expression is `invalid_rule` (details `field`).
     public init(json: JSONValue, field: String) throws(LinkError) {
         let fields = try JSONFields(json, path: field, code: .invalidRule, nullMeansAbsent: true)
-        try fields.rejectUnknown(["when", "to", "action"])
+        try fields.rejectUnknown(RedirectRule.fieldNames)
         var condition: Rule?
         if let expression = fields["when"] {
             do {
@@ -38,7 +40,7 @@ extension RedirectRule {
             return .location(try LocationTemplate(text, isLocation: true, field: field))
         }
         let fields = try JSONFields(value, path: field, code: .invalidRule, nullMeansAbsent: true)
-        try fields.rejectUnknown(["name", "params", "query"])
+        try fields.rejectUnknown(NamedLocation.fieldNames)
         let name = try fields.requiredString("name")
         var params: [(name: String, value: LocationTemplate)] = []
         for (key, value) in try templateObject(fields, "params") {

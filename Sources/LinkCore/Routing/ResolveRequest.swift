@@ -1,5 +1,10 @@
 /// A resolve request (API.md §3): a location or a name, plus `context`, `current` and `redirectLimit`.
 public struct ResolveRequest: Sendable {
+    /// The members a resolve request may have (a set built once: from an array literal it was built per request).
+    private static let fieldNames: Set<String> = [
+        "url", "name", "params", "query", "context", "current", "redirectLimit", "evaluate", "hashMode",
+    ]
+
     /// What to resolve.
     public enum Target: Sendable {
         /// A location: a bare path or a full URL.
@@ -37,9 +42,7 @@ public struct ResolveRequest: Sendable {
     /// `url`, unknown fields and wrong types are `invalid_request`.
     public init(json: JSONValue) throws(LinkError) {
         let fields = try JSONFields(json, path: "", nullMeansAbsent: true)
-        try fields.rejectUnknown([
-            "url", "name", "params", "query", "context", "current", "redirectLimit", "evaluate", "hashMode",
-        ])
+        try fields.rejectUnknown(ResolveRequest.fieldNames)
         if let url = try fields.string("url") {
             if fields["name"] != nil || fields["params"] != nil || fields["query"] != nil {
                 let extra = ["name", "params", "query"].first { fields[$0] != nil }!

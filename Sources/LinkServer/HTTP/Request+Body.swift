@@ -11,25 +11,34 @@ extension Request {
     /// `application/json` or `application/…+json`, any case, with no charset other than UTF-8. Compares bytes:
     /// this runs for every request with a body.
     static func isJSONMediaType(_ type: String) -> Bool {
-        var utf8 = Substring(type).utf8
-        // The media type: up to the first `;`, spaces trimmed, case-insensitive.
-        let semicolon = utf8.firstIndex(of: UInt8(ascii: ";"))
-        var mediaType = utf8[..<(semicolon ?? utf8.endIndex)]
-        while let first = mediaType.first, first == 0x20 || first == 0x09 { mediaType.removeFirst() }
-        while let last = mediaType.last, last == 0x20 || last == 0x09 { mediaType.removeLast() }
-        let application = "application/".utf8
-        guard mediaType.count >= application.count,
-            zip(mediaType, application).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
-        else { return false }
-        let subtype = mediaType.dropFirst(application.count)
-        let isJSON =
-            subtype.elementsEqual("json".utf8, by: { $0 | 0x20 == $1 })
-            || (subtype.count > 5 && subtype.suffix(5).elementsEqual("+json".utf8, by: { $0 | 0x20 == $1 | 0x20 }))
-        guard isJSON else { return false }
-        guard let semicolon else { return true }
+        var text = type
+        // `nil`: not JSON; `.some(nil)`: JSON without parameters; `.some(offset)`: JSON, parameters after the `;`
+        // at `offset`.
+        let semicolon: Int?? = text.withUTF8 { bytes in
+            // The media type: up to the first `;`, spaces trimmed, ASCII case-insensitive.
+            let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            var lower = 0
+            var upper = end
+            while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
+            while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+            let mediaType = UnsafeBufferPointer(rebasing: bytes[lower..<upper])
+            guard mediaType.starts(caseInsensitiveWith: "application/") else { return .none }
+            let subtype = UnsafeBufferPointer(rebasing: mediaType[12...])
+            let isJSON =
+                (subtype.count == 4 && subtype.starts(caseInsensitiveWith: "json"))
+                || (subtype.count > 5
+                    && UnsafeBufferPointer(rebasing: subtype[(subtype.count - 5)...]).starts(
+                        caseInsensitiveWith: "+json"))
+            guard isJSON else { return .none }
+            return .some(end < bytes.count ? end : nil)
+        }
+        guard case .some(let parameters) = semicolon else { return false }
+        guard let parameters else { return true }
         // JSON is UTF-8 (RFC 8259); a declared charset must say so.
-        utf8 = utf8[utf8.index(after: semicolon)...]
-        for parameter in String(Substring(utf8)).split(separator: ";") {
+        let utf8 = type.utf8
+        for parameter in String(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: parameters + 1)...])).split(
+            separator: ";")
+        {
             let text = parameter.trimmingSpaces.lowercased()
             guard text.hasPrefix("charset=") else { continue }
             let charset = text.dropFirst("charset=".count).replacingOccurrences(of: "\"", with: "")
@@ -37,7 +46,22 @@ extension Request {
         }
         return true
     }
+}
 
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether the bytes start with `prefix` (lower-case ASCII), letters compared in any case.
+    fileprivate func starts(caseInsensitiveWith prefix: StaticString) -> Bool {
+        guard count >= prefix.utf8CodeUnitCount else { return false }
+        for index in 0..<prefix.utf8CodeUnitCount {
+            let byte = self[index]
+            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            if folded != prefix.utf8Start[index] { return false }
+        }
+        return true
+    }
+}
+
+extension Request {
     /// The body parsed as JSON (nesting limit 64); `invalid_json` when empty or malformed.
     func jsonBody() throws(LinkError) -> JSONValue {
         guard !body.isEmpty else { throw LinkError.missingBody }

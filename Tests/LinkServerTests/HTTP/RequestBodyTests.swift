@@ -14,7 +14,11 @@ import Testing
         ("application/json", true), ("application/json; charset=utf-8", true), ("Application/JSON", true),
         ("application/problem+json", true), ("text/plain", false), ("application/x-www-form-urlencoded", false),
         ("multipart/form-data; boundary=x", false), ("application/json; charset=latin-1", false),
-        ("application/json;charset=UTF-8", true),
+        ("application/json;charset=UTF-8", true), (" application/json ", true), ("\tapplication/json;", true),
+        ("APPLICATION/VND.API+JSON", true), ("application/+json", false), ("application/jsonx", false),
+        ("application/", false), ("application", false), ("", false), ("application/json5", false),
+        ("applicatio\u{0E}/json", false), ("application/vnd+json; charset=\"UTF-8\"", true),
+        ("application/x+json;charset=ascii", false), ("é/json", false),
     ])
     func jsonContentTypes(type: String, accepted: Bool) {
         #expect(request("{}", contentType: type).hasJSONContentType == accepted)
