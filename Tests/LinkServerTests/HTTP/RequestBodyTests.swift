@@ -17,7 +17,8 @@ import Testing
         ("application/json;charset=UTF-8", true), (" application/json ", true), ("\tapplication/json;", true),
         ("APPLICATION/VND.API+JSON", true), ("application/+json", false), ("application/jsonx", false),
         ("application/", false), ("application", false), ("", false), ("application/json5", false),
-        ("applicatio\u{0E}/json", false), ("application/vnd+json; charset=\"UTF-8\"", true),
+        ("applicatio\u{0E}/json", false), ("application\u{0F}json", false), ("application/x\u{0B}json", false),
+        ("application/vnd+json; charset=\"UTF-8\"", true),
         ("application/x+json;charset=ascii", false), ("é/json", false),
     ])
     func jsonContentTypes(type: String, accepted: Bool) {
