@@ -203,7 +203,8 @@ final class Daemon: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &received) {
             MHD_get_connection_values_n(connection, .HEADER_KIND, Trampolines.requestHeader, $0)
         }
-        let headers = received.headers
+        let framing = received.framing
+        let headers = received.takeHeaders()
         let id = admission.requestID(from: headers[.requestID])
         var client: ClientAddress?
         if settings.readsClientAddress {
@@ -218,7 +219,6 @@ final class Daemon: @unchecked Sendable {
         state.requestID = id
         state.request = Request(method: methodName, target: state.rawTarget, headers: headers, id: id, client: client)
         if let watched = state.watched { deadlines.clear(watched) }
-        let framing = received.framing
         if let refusal = admission.refusal(
             target: state.rawTarget, targetComplete: line.targetSpans(state.rawTargetBytes), framing: framing,
             headers: headers)

@@ -1,13 +1,22 @@
 /// What one pass over a request's header list collects: the fields the service reads (``RequestHeaders``) and every
 /// framing field (``RequestFraming``). It replaces a libmicrohttpd lookup per name, each of which walked the list.
 struct ReceivedHeaders {
-    var headers = RequestHeaders()
+    private var fields = RequestHeaders()
     var framing = RequestFraming()
+    /// `X-Forwarded-For`'s lines joined, appended to in place (a client may send hundreds of lines).
+    private var forwardedFor: String?
     /// Only the first `fieldCount` fields of ``RequestHeaders/Field`` are read (the API listener needs fewer).
     let fieldCount: Int
 
     init(fieldCount: Int) {
         self.fieldCount = fieldCount
+    }
+
+    /// The fields read (taken: nothing is copied).
+    consuming func takeHeaders() -> RequestHeaders {
+        var headers = fields
+        if let forwardedFor { headers[.forwardedFor] = forwardedFor }
+        return headers
     }
 
     /// Records one header as libmicrohttpd stores it (`value` NUL-terminated, `valueSize` bytes before the NUL). Of
@@ -22,10 +31,16 @@ struct ReceivedHeaders {
             framing.add(name: String(decoding: name, as: UTF8.self), value: text ?? "")
         }
         guard let value, let field = RequestHeaders.field(named: name), field.rawValue < fieldCount else { return }
-        if let earlier = headers[field] {
-            if field == .forwardedFor { headers[field] = earlier + "," + String(cString: value) }
-        } else {
-            headers[field] = String(cString: value)
+        if field == .forwardedFor {
+            let line = UnsafeRawBufferPointer(start: value, count: valueSize)
+            if forwardedFor == nil {
+                forwardedFor = String(decoding: line, as: UTF8.self)
+            } else {
+                forwardedFor?.append(",")
+                forwardedFor?.append(String(decoding: line, as: UTF8.self))
+            }
+        } else if fields[field] == nil {
+            fields[field] = String(cString: value)
         }
     }
 }

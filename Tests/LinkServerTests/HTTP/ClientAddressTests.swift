@@ -41,8 +41,8 @@ import Testing
         ReceivedHeadersTests.add(&received, "X-Other", "x")
         ReceivedHeadersTests.add(&received, "CONTENT-LENGTH", "5")
         ReceivedHeadersTests.add(&received, "Transfer-Encoding", "chunked")
-        #expect(received.headers[.userAgent] == "first")
-        #expect(received.headers[.contentLength] == "5")
+        #expect(received.takeHeaders()[.userAgent] == "first")
+        #expect(received.takeHeaders()[.contentLength] == "5")
         #expect(received.framing.contentLengths == ["5"])
         #expect(received.framing.transferEncodings == ["chunked"])
     }
@@ -51,7 +51,7 @@ import Testing
         var received = ReceivedHeaders(fieldCount: RequestHeaders.apiNames.count)
         ReceivedHeadersTests.add(&received, "Host", "example.com")
         ReceivedHeadersTests.add(&received, "Accept", "*/*")
-        #expect(received.headers[.host] == nil)
-        #expect(received.headers[.accept] == "*/*")
+        #expect(received.takeHeaders()[.host] == nil)
+        #expect(received.takeHeaders()[.accept] == "*/*")
     }
 }
