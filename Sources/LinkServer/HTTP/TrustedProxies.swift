@@ -35,7 +35,7 @@ struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The proxies whose connections may name their client in `X-Forwarded-For` (`links.trustedProxies`,
-/// docs/links.md "Behind a proxy"). With none configured the header is never read: any client can write it.
+/// docs/links.md, "Deployment"). With none configured the header is never read: any client can write it.
 struct TrustedProxies: Sendable {
     let networks: [IPNetwork]
 
