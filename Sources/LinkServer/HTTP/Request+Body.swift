@@ -48,19 +48,6 @@ extension Request {
     }
 }
 
-extension UnsafeBufferPointer<UInt8> {
-    /// Whether the bytes start with `prefix` (lower-case ASCII), letters compared in any case.
-    fileprivate func starts(caseInsensitiveWith prefix: StaticString) -> Bool {
-        guard count >= prefix.utf8CodeUnitCount else { return false }
-        for index in 0..<prefix.utf8CodeUnitCount {
-            let byte = self[index]
-            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-            if folded != prefix.utf8Start[index] { return false }
-        }
-        return true
-    }
-}
-
 extension Request {
     /// The body parsed as JSON (nesting limit 64); `invalid_json` when empty or malformed.
     func jsonBody() throws(LinkError) -> JSONValue {

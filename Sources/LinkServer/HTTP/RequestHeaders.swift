@@ -50,14 +50,10 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// first, then by bytes. A switch over constant names, not a search of ``names``: this runs for every header of
     /// every request (`RequestHeadersTests` holds the two to the same answers).
     static func field(named name: UnsafeRawBufferPointer) -> Field? {
+        let bytes = name.assumingMemoryBound(to: UInt8.self)
+        // Only called with a candidate of the name's length (the switch below).
         func named(_ candidate: StaticString, _ field: Field) -> Field? {
-            let expected = candidate.utf8Start
-            for index in 0..<name.count {
-                let byte = name[index]
-                let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-                if lower != expected[index] { return nil }
-            }
-            return field
+            bytes.starts(caseInsensitiveWith: candidate) ? field : nil
         }
         switch name.count {
         case 4: return named("host", .host)
