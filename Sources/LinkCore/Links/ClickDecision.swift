@@ -189,13 +189,10 @@ public struct ClickFacts: Sendable {
         inAppBrowser: Bool = false, language: String? = nil, userAgent: String? = nil, referrer: String? = nil,
         via: String = "click"
     ) {
-        box = Box(
+        self.init(
             Texts(
                 location: location, link: .given(linkAsClicked), host: host, language: language, userAgent: userAgent,
-                referrer: referrer, via: via))
-        self.platform = platform
-        self.bot = bot
-        self.inAppBrowser = inAppBrowser
+                referrer: referrer, via: via), platform: platform, bot: bot, inAppBrowser: inAppBrowser)
     }
 
     /// The facts of a click on `https://` + `host` + `target` (path and query as received): ``linkAsClicked`` is
@@ -204,10 +201,14 @@ public struct ClickFacts: Sendable {
         location: Location, clickedTarget target: String, host: String, platform: Platform, bot: BotKind?,
         inAppBrowser: Bool = false, language: String? = nil, userAgent: String? = nil, referrer: String? = nil
     ) {
-        box = Box(
+        self.init(
             Texts(
                 location: location, link: .target(target), host: host, language: language, userAgent: userAgent,
-                referrer: referrer, via: "click"))
+                referrer: referrer, via: "click"), platform: platform, bot: bot, inAppBrowser: inAppBrowser)
+    }
+
+    private init(_ texts: Texts, platform: Platform, bot: BotKind?, inAppBrowser: Bool) {
+        box = Box(texts)
         self.platform = platform
         self.bot = bot
         self.inAppBrowser = inAppBrowser

@@ -10,19 +10,9 @@ public enum LinkPage {
             text.utf8.withContiguousStorageIfAvailable { !$0.contains(where: special) }
             ?? !text.utf8.contains(where: special)
         guard !clean else { return text }
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count + 32)
-        for byte in text.utf8 {
-            switch byte {
-            case 0x26: output += "&amp;".utf8
-            case 0x3C: output += "&lt;".utf8
-            case 0x3E: output += "&gt;".utf8
-            case 0x22: output += "&quot;".utf8
-            case 0x27: output += "&#39;".utf8
-            default: output.append(byte)
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
+        var output = HTMLBytes(capacity: text.utf8.count + 32)
+        output.text(text)
+        return output.string
     }
 
     /// `text` cut to at most `limit` characters (an ellipsis marks a cut).
@@ -216,7 +206,7 @@ struct HTMLBytes {
         bytes.append(contentsOf: markup.utf8)
     }
 
-    /// Text: `&`, `<`, `>`, `"` and `'` as entities, as ``LinkPage/escape(_:)`` writes them.
+    /// Text: `&`, `<`, `>`, `"` and `'` as entities (``LinkPage/escape(_:)`` is this, for a text on its own).
     mutating func text(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
