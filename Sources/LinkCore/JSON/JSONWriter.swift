@@ -24,12 +24,13 @@ public struct JSONWriter: ~Copyable {
     /// The bytes written so far.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer, count: count)) }
 
-    /// The bytes written, then `suffix` (a response's final newline), in one new array.
-    public consuming func finish(appending suffix: UInt8) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count + 1) { array, initialized in
-            array.baseAddress!.update(from: buffer, count: count)
-            array[count] = suffix
-            initialized = count + 1
+    /// The bytes written, then `suffix` if given (a response's final newline), in one new array.
+    public consuming func finish(appending suffix: UInt8? = nil) -> [UInt8] {
+        let total = count + (suffix == nil ? 0 : 1)
+        return [UInt8](unsafeUninitializedCapacity: total) { array, initialized in
+            if count > 0 { array.baseAddress!.update(from: buffer, count: count) }
+            if let suffix { array[count] = suffix }
+            initialized = total
         }
     }
 
@@ -165,7 +166,8 @@ public struct JSONWriter: ~Copyable {
         put("null")
     }
 
-    /// Any JSON value (non-finite doubles, which JSON cannot represent, as `null`, like ``JSONValue/encode(into:)``).
+    /// Any JSON value (non-finite doubles, which JSON cannot represent, as `null`; a double so that it reads back as
+    /// a double, `2.0` not `2`).
     public mutating func value(_ value: JSONValue) {
         switch value {
         case .null: null()
@@ -223,8 +225,8 @@ public struct JSONWriter: ~Copyable {
         return control | quote | backslash != 0
     }
 
-    /// `text` as a JSON string literal, escaping quotes, backslashes and control characters (the rules of
-    /// ``JSONValue/encodeString(_:into:)``).
+    /// `text` as a JSON string literal: `"`, `\`, and control characters escaped (`\n`, `\r`, `\t`, else `\u00XX`),
+    /// everything else as is.
     private mutating func quoted(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in

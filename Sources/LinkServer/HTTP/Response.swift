@@ -16,11 +16,7 @@ struct Response: Sendable {
 
     /// A JSON response with the service's content type.
     static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = []) -> Response {
-        var body: [UInt8] = []
-        body.reserveCapacity(256)
-        value.encode(into: &body)
-        body.append(UInt8(ascii: "\n"))
-        return Response(status: status, headers: jsonHeaders(headers), body: body)
+        json(writing: { $0.value(value) }, status: status, headers: headers)
     }
 
     /// A JSON response written by `write` into a ``JSONWriter``.
