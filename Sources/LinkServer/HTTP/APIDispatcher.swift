@@ -12,6 +12,8 @@ final class APIDispatcher: RequestHandler {
     private let observers: Mutex<[@Sendable (RequestSummary) -> Void]> = Mutex([])
     /// With a shared store: where the endpoints that wait on it run.
     private let storeWorkers: StoreWorkers?
+    /// The label of a path no endpoint has.
+    private let unmatched = EndpointLabel("unmatched")
 
     init(
         endpoints: [Endpoint], auth: TokenCheck, logger: Logger, accessLogLevel: Logger.Level?,
@@ -29,23 +31,23 @@ final class APIDispatcher: RequestHandler {
         observers.withLock { $0.append(observer) }
     }
 
-    func handle(_ request: Request) -> (endpoint: String, reply: Reply) {
+    func handle(_ request: Request) -> (endpoint: EndpointLabel, reply: Reply) {
         switch table.match(method: request.method, path: request.path) {
         case .notFound:
-            return ("unmatched", .now(ErrorEnvelope.response(for: .notFound(path: request.path))))
-        case .methodNotAllowed(let template, let allowed):
+            return (unmatched, .now(ErrorEnvelope.response(for: .notFound(path: request.path))))
+        case .methodNotAllowed(let label, let allowed):
             let error = LinkError.methodNotAllowed(request.method, allowed: allowed)
             return (
-                template,
+                label,
                 .now(ErrorEnvelope.response(for: error, headers: [("Allow", allowed.joined(separator: ", "))]))
             )
-        case .endpoint(let endpoint, let parameters):
+        case .endpoint(let endpoint, let label, let parameters):
             guard let storeWorkers, endpoint.usesStore else {
-                return (endpoint.template, run(endpoint, request, parameters))
+                return (label, run(endpoint, request, parameters))
             }
             // Suspend the connection while a worker waits on the shared store.
             return (
-                endpoint.template,
+                label,
                 .later { [self] pending in
                     storeWorkers.submit {
                         switch self.run(endpoint, request, parameters) {
@@ -88,7 +90,7 @@ extension RequestSummary {
     func log(to logger: Logger, level: Logger.Level?, listener: String? = nil) {
         guard let level else { return }
         var metadata: Logger.Metadata = [
-            "request.id": "\(requestID)", "http.method": "\(method)", "http.endpoint": "\(endpoint)",
+            "request.id": "\(requestID)", "http.method": "\(method)", "http.endpoint": "\(endpoint.name)",
             "http.status": "\(status)",
             "duration.us":
                 "\(duration.components.attoseconds / 1_000_000_000_000 + duration.components.seconds * 1_000_000)",

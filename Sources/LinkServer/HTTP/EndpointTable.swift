@@ -6,14 +6,17 @@ import LinkCore
 struct EndpointTable: Sendable {
     /// What a request path found.
     enum Match {
-        case endpoint(Endpoint, parameters: [String: String])
-        /// The path exists, the method does not; carries the allowed methods.
-        case methodNotAllowed(template: String, allowed: [String])
+        /// The endpoint, its template's label (for logs and metrics) and the path's parameters.
+        case endpoint(Endpoint, label: EndpointLabel, parameters: [String: String])
+        /// The path exists, the method does not; carries its template's label and the allowed methods.
+        case methodNotAllowed(EndpointLabel, allowed: [String])
         case notFound
     }
 
     private struct PathTemplate {
         var template: String
+        /// Every method of the template is counted under it.
+        var label: EndpointLabel
         /// By method; a handful at most, so found by comparing the method rather than hashing it.
         var endpoints: [(method: String, endpoint: Endpoint)]
     }
@@ -34,7 +37,10 @@ struct EndpointTable: Sendable {
                     templates[index].endpoints.append((endpoint.method, endpoint))
                 }
             } else {
-                templates.append(PathTemplate(template: endpoint.template, endpoints: [(endpoint.method, endpoint)]))
+                templates.append(
+                    PathTemplate(
+                        template: endpoint.template, label: EndpointLabel(endpoint.template),
+                        endpoints: [(endpoint.method, endpoint)]))
             }
         }
         self.templates = templates
@@ -70,8 +76,8 @@ struct EndpointTable: Sendable {
         guard let endpoint = template.endpoints.first(where: { $0.method == lookup })?.endpoint else {
             var allowed = template.endpoints.map(\.method).sorted()
             if allowed.contains("GET") { allowed.append("HEAD") }
-            return .methodNotAllowed(template: template.template, allowed: allowed)
+            return .methodNotAllowed(template.label, allowed: allowed)
         }
-        return .endpoint(endpoint, parameters: parameters)
+        return .endpoint(endpoint, label: template.label, parameters: parameters)
     }
 }

@@ -18,6 +18,20 @@ final class LinksDispatcher: RequestHandler {
     private let accessLogLevel: Logger.Level?
     private let classifier = UserAgentCache()
     private let trustedProxies: TrustedProxies
+    private let labels = Labels()
+
+    /// What this listener answers with, for logs and metrics (`links:` and what was served).
+    private struct Labels {
+        let host = EndpointLabel("links:host")
+        let claim = EndpointLabel("links:/v1/deferred/claim")
+        let opens = EndpointLabel("links:/v1/links/opens")
+        let aasa = EndpointLabel("links:aasa")
+        let assetlinks = EndpointLabel("links:assetlinks")
+        let robots = EndpointLabel("links:robots")
+        let favicon = EndpointLabel("links:favicon")
+        let wellKnown = EndpointLabel("links:well-known")
+        let click = EndpointLabel("links:click")
+    }
 
     init(
         engine: LinkEngine, association: AssociationFiles, hosts: [String]?, appEndpoints: [Endpoint],
@@ -51,22 +65,23 @@ final class LinksDispatcher: RequestHandler {
         observers.withLock { $0.append(observer) }
     }
 
-    func handle(_ request: Request) -> (endpoint: String, reply: Reply) {
+    func handle(_ request: Request) -> (endpoint: EndpointLabel, reply: Reply) {
         let host = LinksDispatcher.hostName(request.headers[.host])
         if let hosts, !hosts.allows(host) {
-            return ("links:host", .now(page(404, LinkPage.message(title: "Not found", text: "Unknown host."))))
+            return (labels.host, .now(page(404, LinkPage.message(title: "Not found", text: "Unknown host."))))
         }
         switch request.path {
         case "/v1/deferred/claim", "/v1/links/opens":  // the app endpoints
-            return ("links:" + request.path, rateLimited(request) ?? apps.handle(request).reply)
+            let label = request.path == "/v1/deferred/claim" ? labels.claim : labels.opens
+            return (label, rateLimited(request) ?? apps.handle(request).reply)
         case "/.well-known/apple-app-site-association", "/apple-app-site-association":
-            return ("links:aasa", .now(file(\.apple, request)))
+            return (labels.aasa, .now(file(\.apple, request)))
         case "/.well-known/assetlinks.json":
-            return ("links:assetlinks", .now(file(\.android, request)))
+            return (labels.assetlinks, .now(file(\.android, request)))
         case "/robots.txt":
             let text = engine.settings.robotsTxt ?? "User-agent: *\nAllow: /\n"
             return (
-                "links:robots",
+                labels.robots,
                 .now(
                     Response(
                         status: 200, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8)))
@@ -74,26 +89,26 @@ final class LinksDispatcher: RequestHandler {
         case "/favicon.ico":
             if let url = engine.settings.faviconURL {
                 return (
-                    "links:favicon",
+                    labels.favicon,
                     .now(Response(status: engine.settings.redirectStatus, headers: [("Location", url)]))
                 )
             }
-            return ("links:favicon", .now(page(404, LinkPage.message(title: "Not found", text: "No icon."))))
+            return (labels.favicon, .now(page(404, LinkPage.message(title: "Not found", text: "No icon."))))
         default:
             if request.path.hasPrefix("/.well-known/") {
                 return (
-                    "links:well-known", .now(page(404, LinkPage.message(title: "Not found", text: "No such file.")))
+                    labels.wellKnown, .now(page(404, LinkPage.message(title: "Not found", text: "No such file.")))
                 )
             }
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             let error = LinkError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
-            return ("links:click", .now(ErrorEnvelope.response(for: error, headers: [("Allow", "GET, HEAD")])))
+            return (labels.click, .now(ErrorEnvelope.response(for: error, headers: [("Allow", "GET, HEAD")])))
         }
-        guard let storeWorkers else { return ("links:click", .now(click(request, host: host))) }
+        guard let storeWorkers else { return (labels.click, .now(click(request, host: host))) }
         // A click may count towards `maxClicks` or keep a token: with a shared store, off the listener's threads.
         return (
-            "links:click",
+            labels.click,
             .later { [self] pending in storeWorkers.submit { pending.complete(self.click(request, host: host)) } }
         )
     }

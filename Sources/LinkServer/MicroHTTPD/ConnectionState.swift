@@ -34,7 +34,8 @@ final class ConnectionState: @unchecked Sendable {
     /// (``Daemon`` tells its first access-handler call by it).
     var method: String?
     var requestID: String?
-    var endpoint: String = "-"
+    /// What served the request; `nil` when the daemon answered it before any handler (``Daemon/unhandled``).
+    var endpoint: EndpointLabel?
     var status: Int = 0
     /// Set once the connection was suspended; read again on the resumed access-handler call.
     let pending = Mutex<Response?>(nil)

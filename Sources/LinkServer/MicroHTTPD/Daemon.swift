@@ -24,6 +24,8 @@ final class Daemon: @unchecked Sendable {
     private let draining = Atomic<Bool>(false)
     /// The refusals decided on a request's head, and request ids.
     private let admission: RequestAdmission
+    /// The label of requests answered before any handler saw them (refused heads, too large bodies): `-`.
+    let unhandled = EndpointLabel("-")
     /// libmicrohttpd's own log lines go here (through ``logSink``).
     let logger: Logger
     /// Handed to MHD as its logger's context; allocated once, freed with the daemon.
@@ -123,7 +125,7 @@ final class Daemon: @unchecked Sendable {
         guard let method = state.method, let id = state.requestID else { return }
         handler.completed(
             RequestSummary(
-                method: method, target: state.rawTarget, endpoint: state.endpoint, status: state.status,
+                method: method, target: state.rawTarget, endpoint: state.endpoint ?? unhandled, status: state.status,
                 duration: ContinuousClock.now - state.startedAt, requestID: id,
                 answered: termination == .REQUEST_TERMINATED_COMPLETED_OK))
     }

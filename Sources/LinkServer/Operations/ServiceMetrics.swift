@@ -11,7 +11,15 @@ import Synchronization
 final class ServiceMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
-    private let series = Mutex<[SeriesKey: (Metrics.Counter, Metrics.Timer)]>([:])
+    /// The request latency histograms, by endpoint name and method, in the order they were made (rendered after
+    /// the registry's metrics as the family ``latencyName``).
+    private let histograms = Mutex<[(key: (endpoint: String, method: Int), histogram: LatencyHistogram)]>([])
+    static let latencyName = "linkserver_http_request_duration_seconds"
+    static let latencyBounds: [Duration] = [
+        .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+        .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(250),
+        .seconds(1), .seconds(5), .seconds(30), .seconds(60),
+    ]
     /// Every outcome's counter, made up front: recording one is a lookup in an immutable dictionary.
     private let outcomeCounters: [String: Metrics.Counter]
     private let gauges = Mutex<[(Metrics.Gauge, @Sendable () -> Int)]>([])
@@ -27,12 +35,7 @@ final class ServiceMetrics: Sendable {
     static let linkPlatforms = ["ios", "android", "desktop", "ambiguous", "preview", "crawler"]
 
     init() {
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = [
-            .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
-            .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(250),
-            .seconds(1), .seconds(5), .seconds(30), .seconds(60),
-        ]
+        let factory = PrometheusMetricsFactory(registry: registry)
         self.factory = factory
         linkCounters = ServiceMetrics.linkDecisions.flatMap { decision in
             ServiceMetrics.linkPlatforms.map { platform in
@@ -65,44 +68,55 @@ final class ServiceMetrics: Sendable {
             })
     }
 
-    /// The label values of one request series.
-    private struct SeriesKey: Hashable {
-        var endpoint: String
-        var method: String
-        var status: Int
+    /// The `method` label values: the standard methods, then `other` for every other one.
+    static let methodLabels = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "other"]
+
+    /// The position of a request method's label in ``methodLabels`` (a few comparisons, cheaper than hashing it).
+    static func methodLabel(_ method: String) -> Int {
+        methodLabels.firstIndex(of: method) ?? methodLabels.count - 1
     }
 
-    /// The methods that get a label of their own; every other one is counted as `other`.
-    static let labelledMethods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
-
-    /// The `method` label of a request method (a few comparisons, cheaper than hashing it for a set).
-    static func methodLabel(_ method: String) -> String {
-        labelledMethods.contains(method) ? method : "other"
-    }
-
-    /// Counts a finished request and records its latency.
+    /// Counts a finished request and records its latency, in the series its endpoint label keeps.
     func record(_ summary: RequestSummary) {
         let method = ServiceMetrics.methodLabel(summary.method)
-        let key = SeriesKey(endpoint: summary.endpoint, method: method, status: summary.status)
-        let (counter, timer) = series.withLock { series in
-            if let found = series[key] { return found }
-            let status = String(summary.status)
-            let counter = Metrics.Counter(
-                label: "linkserver_http_requests_total",
-                dimensions: [("endpoint", summary.endpoint), ("method", method), ("status", status)],
-                factory: factory)
-            // One latency histogram per endpoint and method, shared by every status.
-            let timer =
-                series.first { $0.key.endpoint == key.endpoint && $0.key.method == key.method }?.value.1
-                ?? Metrics.Timer(
-                    label: "linkserver_http_request_duration_seconds",
-                    dimensions: [("endpoint", summary.endpoint), ("method", method)], factory: factory)
-            series[key] = (counter, timer)
-            return (counter, timer)
+        let owner = ObjectIdentifier(self)
+        let found = summary.endpoint.series.withLock { series in
+            series.first { $0.method == method && $0.status == summary.status && $0.owner == owner }
         }
-        counter.increment()
-        let duration = summary.duration.components
-        timer.recordNanoseconds(duration.seconds * 1_000_000_000 + duration.attoseconds / 1_000_000_000)
+        let series = found ?? makeSeries(summary.endpoint, method: method, status: summary.status)
+        series.requests.increment()
+        series.latency.record(summary.duration)
+    }
+
+    /// The series of a label, method and status not recorded yet (once per combination).
+    private func makeSeries(_ endpoint: EndpointLabel, method: Int, status: Int) -> RequestSeries {
+        let methodName = ServiceMetrics.methodLabels[method]
+        // Two labels may share a name (the factory hands out one counter per name and dimensions, and
+        // `histograms` one histogram per endpoint and method): their series are the same ones.
+        let requests = Metrics.Counter(
+            label: "linkserver_http_requests_total",
+            dimensions: [("endpoint", endpoint.name), ("method", methodName), ("status", String(status))],
+            factory: factory)
+        let latency = histograms.withLock { histograms in
+            let labels = [("endpoint", endpoint.name), ("method", methodName)]
+            if let same = histograms.first(where: { $0.key.endpoint == endpoint.name && $0.key.method == method }) {
+                return same.histogram
+            }
+            let histogram = LatencyHistogram(bounds: ServiceMetrics.latencyBounds, labels: labels)
+            histograms.append(((endpoint.name, method), histogram))
+            return histogram
+        }
+        let series = RequestSeries(
+            owner: ObjectIdentifier(self), method: method, status: status, requests: requests, latency: latency)
+        return endpoint.series.withLock { list in
+            // Another thread may have made it meanwhile: keep one.
+            if let made = list.first(where: { $0.method == method && $0.status == status && $0.owner == series.owner })
+            {
+                return made
+            }
+            list.append(series)
+            return series
+        }
     }
 
     /// Counts one resolution outcome: `resolved`, `redirected`, or the error code that ended it.
@@ -119,7 +133,13 @@ final class ServiceMetrics: Sendable {
     /// The Prometheus text exposition of every metric.
     func render() -> [UInt8] {
         for (gauge, value) in gauges.withLock({ $0 }) { gauge.record(value()) }
-        return registry.emitToBuffer()
+        var text = ""
+        let histograms = histograms.withLock { $0 }
+        if !histograms.isEmpty {
+            text = "# TYPE \(ServiceMetrics.latencyName) histogram\n"
+            for (_, histogram) in histograms { histogram.render(name: ServiceMetrics.latencyName, into: &text) }
+        }
+        return registry.emitToBuffer() + Array(text.utf8)
     }
 
     /// Counts one slot outcome (API.md §11): `presented`, `replaced`, `updated`, `rejected`, `dismissed`,

@@ -29,7 +29,8 @@ import Testing
 
     /// Answers every request 200; these tests never reach it.
     final class Answering: RequestHandler {
-        func handle(_ request: Request) -> (endpoint: String, reply: Reply) { ("any", .now(.json(.null))) }
+        let label = EndpointLabel("any")
+        func handle(_ request: Request) -> (endpoint: EndpointLabel, reply: Reply) { (label, .now(.json(.null))) }
         func completed(_ summary: RequestSummary) {}
     }
 

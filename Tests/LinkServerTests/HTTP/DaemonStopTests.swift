@@ -12,7 +12,8 @@ import Testing
 @Suite struct DaemonStopTests {
     /// Answers every request 200 with `null`.
     final class Answering: RequestHandler {
-        func handle(_ request: Request) -> (endpoint: String, reply: Reply) { ("any", .now(.json(.null))) }
+        let label = EndpointLabel("any")
+        func handle(_ request: Request) -> (endpoint: EndpointLabel, reply: Reply) { (label, .now(.json(.null))) }
         func completed(_ summary: RequestSummary) {}
     }
 

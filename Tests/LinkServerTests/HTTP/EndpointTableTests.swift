@@ -14,10 +14,11 @@ import Testing
 
     static func found(_ method: String, _ path: String) -> String {
         switch table.match(method: method, path: path) {
-        case .endpoint(let endpoint, let parameters):
+        case .endpoint(let endpoint, let label, let parameters):
             let shown = parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+            #expect(label.name == endpoint.template)
             return "\(endpoint.method) \(endpoint.template) \(shown)"
-        case .methodNotAllowed(let template, let allowed): return "405 \(template) \(allowed.joined(separator: ","))"
+        case .methodNotAllowed(let label, let allowed): return "405 \(label.name) \(allowed.joined(separator: ","))"
         case .notFound: return "404"
         }
     }
