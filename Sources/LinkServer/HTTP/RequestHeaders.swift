@@ -10,9 +10,12 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// The names the API listener reads (the first ones of ``names``).
     static let apiNames = Array(names.prefix(7))
 
-    /// The value of each field by position in ``names``; empty until one is set (a request without any of them,
-    /// like most health checks, allocates nothing).
-    private var values: [String?] = []
+    /// The values present, in the order they were set: a request carries a few of the fields (`Host`, `User-Agent`,
+    /// `Accept`…), so an array of those alone is made and destroyed, not one of an optional for every name. Empty
+    /// until one is set (a request without any allocates nothing).
+    private var values: [String] = []
+    /// Where each field's value is in ``values``: four bits per field by raw value, the position plus one (0: absent).
+    private var positions: UInt64 = 0
 
     init() {}
 
@@ -35,10 +38,32 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
 
     /// The value of one of the headers the service reads (`nil` when absent).
     subscript(field: Field) -> String? {
-        get { values.isEmpty ? nil : values[field.rawValue] }
+        get {
+            let position = Int(truncatingIfNeeded: positions >> (4 * UInt64(field.rawValue)) & 0xF)
+            return position == 0 ? nil : values[position - 1]
+        }
         set {
-            if values.isEmpty { values = Array(repeating: nil, count: RequestHeaders.names.count) }
-            values[field.rawValue] = newValue
+            let shift = 4 * UInt64(field.rawValue)
+            let position = Int(truncatingIfNeeded: positions >> shift & 0xF)
+            switch (position, newValue) {
+            case (0, nil):
+                return
+            case (0, let value?):
+                // Room for the usual few at once: growing from one slot would allocate again for the second.
+                if values.isEmpty { values.reserveCapacity(4) }
+                values.append(value)
+                positions |= UInt64(values.count) << shift
+            case (_, let value?):
+                values[position - 1] = value
+            case (_, nil):
+                // Rare (requests are built, not edited): the later values move down one place.
+                values.remove(at: position - 1)
+                positions &= ~(0xF << shift)
+                for other in Field.allCases {
+                    let at = 4 * UInt64(other.rawValue)
+                    if positions >> at & 0xF > position { positions -= 1 << at }
+                }
+            }
         }
     }
 

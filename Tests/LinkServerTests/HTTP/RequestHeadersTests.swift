@@ -19,6 +19,22 @@ import Testing
 
     /// The byte-level lookup of each header libmicrohttpd hands over knows every name of ``RequestHeaders/names``,
     /// in any case, and nothing else.
+    /// Every field set, replaced and removed in a scrambled order reads back what a dictionary holds.
+    @Test func fieldsSetReplacedAndRemovedReadBackLikeADictionary() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            var headers = RequestHeaders()
+            var expected: [RequestHeaders.Field: String] = [:]
+            for step in 0..<40 {
+                let field = RequestHeaders.Field.allCases.randomElement(using: &generator)!
+                let value: String? = Bool.random(using: &generator) ? nil : "value \(step)"
+                headers[field] = value
+                expected[field] = value
+                for each in RequestHeaders.Field.allCases { #expect(headers[each] == expected[each]) }
+            }
+        }
+    }
+
     @Test func rawNamesAreFoundInAnyCase() {
         func field(_ name: String) -> RequestHeaders.Field? {
             var name = name
