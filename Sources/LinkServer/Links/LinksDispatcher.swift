@@ -66,10 +66,40 @@ final class LinksDispatcher: RequestHandler {
     }
 
     func handle(_ request: Request) -> (endpoint: EndpointLabel, reply: Reply) {
-        let host = LinksDispatcher.hostName(request.headers[.host])
-        if let hosts, !hosts.allows(host) {
+        if let hosts, !hosts.allows(LinksDispatcher.hostName(request.headers[.host])) {
             return (labels.host, .now(page(404, LinkPage.message(title: "Not found", text: "Unknown host."))))
         }
+        if LinksDispatcher.mayBeReserved(request.path), let answer = reserved(request) { return answer }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            let error = LinkError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
+            return (labels.click, .now(ErrorEnvelope.response(for: error, headers: [("Allow", "GET, HEAD")])))
+        }
+        guard let storeWorkers else { return (labels.click, .now(click(request))) }
+        // A click may count towards `maxClicks` or keep a token: with a shared store, off the listener's threads.
+        return (
+            labels.click,
+            .later { [self] pending in storeWorkers.submit { pending.complete(self.click(request)) } }
+        )
+    }
+
+    /// Whether `path` may be one of the paths ``reserved(_:)`` answers: each starts with `/.`, `/a`, `/f`, `/r` or
+    /// `/v`. A click on any other path is not compared with each of them.
+    static func mayBeReserved(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in
+            guard bytes.count > 1 else { return false }
+            switch bytes[1] {
+            case UInt8(ascii: "."), UInt8(ascii: "a"), UInt8(ascii: "f"), UInt8(ascii: "r"), UInt8(ascii: "v"):
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    /// The answer on a reserved path (association files, robots.txt, the favicon, the app endpoints, other
+    /// `/.well-known/` files), or `nil` for a click.
+    private func reserved(_ request: Request) -> (endpoint: EndpointLabel, reply: Reply)? {
         switch request.path {
         case "/v1/deferred/claim", "/v1/links/opens":  // the app endpoints
             let label = request.path == "/v1/deferred/claim" ? labels.claim : labels.opens
@@ -100,17 +130,8 @@ final class LinksDispatcher: RequestHandler {
                     labels.wellKnown, .now(page(404, LinkPage.message(title: "Not found", text: "No such file.")))
                 )
             }
+            return nil
         }
-        guard request.method == "GET" || request.method == "HEAD" else {
-            let error = LinkError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
-            return (labels.click, .now(ErrorEnvelope.response(for: error, headers: [("Allow", "GET, HEAD")])))
-        }
-        guard let storeWorkers else { return (labels.click, .now(click(request, host: host))) }
-        // A click may count towards `maxClicks` or keep a token: with a shared store, off the listener's threads.
-        return (
-            labels.click,
-            .later { [self] pending in storeWorkers.submit { pending.complete(self.click(request, host: host)) } }
-        )
     }
 
     /// `429 rate_limited` once the client's budget for the app endpoints is spent. The client is the TCP peer, or
@@ -201,7 +222,7 @@ final class LinksDispatcher: RequestHandler {
 
 extension LinksDispatcher {
     /// A click (API.md §7 "A click").
-    private func click(_ request: Request, host: String) -> Response {
+    private func click(_ request: Request) -> Response {
         let json = LinksDispatcher.wantsJSON(request.headers[.accept])
         let prefetch =
             LinksDispatcher.saysPrefetch(request.headers[.secPurpose])
@@ -218,7 +239,7 @@ extension LinksDispatcher {
         let agent = request.headers[.userAgent]
         let classes = classifier.classify(agent ?? "")
         let facts = ClickFacts(
-            location: location, clickedTarget: target, host: request.headers[.host] ?? host,
+            location: location, clickedTarget: target, host: request.headers[.host] ?? "",
             platform: classes.platform, bot: classes.bot,
             inAppBrowser: classes.isInAppBrowser, language: ClickFacts.language(request.headers[.acceptLanguage]),
             userAgent: agent, referrer: request.headers[.referer])

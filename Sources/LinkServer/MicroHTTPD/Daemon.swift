@@ -216,7 +216,7 @@ final class Daemon: @unchecked Sendable {
             }
             client = ClientAddress(length: Int(length), bytes: address)
         }
-        let methodName = String(cString: method)
+        let methodName = RequestLine.methodName(method)
         state.method = methodName
         state.requestID = id
         state.request = Request(method: methodName, target: state.rawTarget, headers: headers, id: id, client: client)

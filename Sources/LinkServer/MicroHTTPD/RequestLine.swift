@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The request line's pointers as MHD hands them to the access handler (into its own read buffer).
 struct RequestLine {
     var url: UnsafePointer<CChar>?
@@ -10,5 +14,16 @@ struct RequestLine {
     func targetSpans(_ bytes: Int) -> Bool {
         guard let url, let version else { return false }
         return UnsafeRawPointer(url).distance(to: UnsafeRawPointer(version)) == bytes + 1
+    }
+}
+
+extension RequestLine {
+    /// The methods returned as constants: comparing a few bytes costs less than making a string of them.
+    private static let commonMethods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+
+    /// The request method as a string: one of ``commonMethods`` without a copy, any other token copied.
+    static func methodName(_ method: UnsafePointer<CChar>) -> String {
+        for name in commonMethods where name.withCString({ strcmp($0, method) == 0 }) { return name }
+        return String(cString: method)
     }
 }
