@@ -3,16 +3,22 @@ import LinkCore
 /// An HTTP response ready to be handed to libmicrohttpd.
 struct Response: Sendable {
     var status: Int
+    /// Usually an array made once and shared (``jsonOnly``, the click headers): one retain, not an allocation.
     var headers: [(String, String)]
+    /// A redirect's `Location`, sent after ``headers``: kept apart so that a redirect shares a constant header list.
+    var location: String?
     var body: [UInt8]
 
-    init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+    init(status: Int, headers: [(String, String)] = [], location: String? = nil, body: [UInt8] = []) {
         self.status = status
         self.headers = headers
+        self.location = location
         self.body = body
     }
 
     static let jsonContentType = "application/json; charset=utf-8"
+    /// The headers of most JSON answers, made once.
+    static let jsonOnly = [("Content-Type", jsonContentType)]
 
     /// A JSON response with the service's content type.
     static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = []) -> Response {
@@ -32,6 +38,7 @@ struct Response: Sendable {
     /// `Content-Type` and then `headers`, in an array made once at its size (appending to a one-element array
     /// reallocated it).
     private static func jsonHeaders(_ headers: [(String, String)]) -> [(String, String)] {
+        if headers.isEmpty { return jsonOnly }
         var all: [(String, String)] = []
         all.reserveCapacity(1 + headers.count)
         all.append(("Content-Type", jsonContentType))
@@ -42,8 +49,7 @@ struct Response: Sendable {
     /// A JSON response from bytes already written by a ``JSONWriter``.
     static func json(_ writer: consuming JSONWriter, status: Int = 200) -> Response {
         Response(
-            status: status, headers: [("Content-Type", jsonContentType)],
-            body: writer.finish(appending: UInt8(ascii: "\n")))
+            status: status, headers: jsonOnly, body: writer.finish(appending: UInt8(ascii: "\n")))
     }
 
     /// `204 No Content`.
@@ -51,7 +57,8 @@ struct Response: Sendable {
 
     /// The value of the first header named `name` (case-insensitive).
     func header(_ name: String) -> String? {
-        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        if let location, name.lowercased() == "location" { return location }
+        return headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
 }
 

@@ -120,7 +120,7 @@ final class LinksDispatcher: RequestHandler {
             if let url = engine.settings.faviconURL {
                 return (
                     labels.favicon,
-                    .now(Response(status: engine.settings.redirectStatus, headers: [("Location", url)]))
+                    .now(Response(status: engine.settings.redirectStatus, location: url))
                 )
             }
             return (labels.favicon, .now(page(404, LinkPage.message(title: "Not found", text: "No icon."))))
@@ -201,12 +201,6 @@ final class LinksDispatcher: RequestHandler {
     /// Every click answer's headers: never cached, never indexed (API.md §7).
     static let clickHeaders = [("Cache-Control", "no-store"), ("X-Robots-Tag", "noindex")]
 
-    /// A redirecting click's headers: ``clickHeaders`` and `Location`, as one array literal (appending to a copy of
-    /// ``clickHeaders`` copied its two pairs through the runtime's unspecialised tuple copy, on every click).
-    static func redirectHeaders(to target: String) -> [(String, String)] {
-        [clickHeaders[0], clickHeaders[1], ("Location", target)]
-    }
-
     private func page(_ status: Int, _ html: String, headers: [(String, String)] = []) -> Response {
         Response(
             status: status,
@@ -258,7 +252,8 @@ extension LinksDispatcher {
             let extra = decision.kind == .landing ? [("Referrer-Policy", "no-referrer")] : []
             return self.page(decision.status, page, headers: extra)
         }
-        return Response(status: decision.status, headers: LinksDispatcher.redirectHeaders(to: decision.target ?? "/"))
+        return Response(
+            status: decision.status, headers: LinksDispatcher.clickHeaders, location: decision.target ?? "/")
     }
 
     /// Whether a `Sec-Purpose` or `Purpose` header marks a prefetch (not counted).

@@ -252,6 +252,9 @@ final class Daemon: @unchecked Sendable {
         for (name, value) in response.headers {
             name.withCString { name in value.withCString { _ = MHD_add_response_header(mhdResponse, name, $0) } }
         }
+        if let location = response.location {
+            location.withCString { _ = MHD_add_response_header(mhdResponse, "Location", $0) }
+        }
         if let id = state.requestID {
             id.withCString { _ = MHD_add_response_header(mhdResponse, "X-Request-Id", $0) }
         }
