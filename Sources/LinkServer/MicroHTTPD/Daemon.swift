@@ -219,14 +219,13 @@ final class Daemon: @unchecked Sendable {
         let methodName = RequestLine.methodName(method)
         state.method = methodName
         state.requestID = id
-        state.request = Request(method: methodName, target: state.rawTarget, headers: headers, id: id, client: client)
         if let watched = state.watched { deadlines.clear(watched) }
-        if let refusal = admission.refusal(
+        let refusal = admission.refusal(
             target: state.rawTarget, targetComplete: line.targetSpans(state.rawTargetBytes), framing: framing,
             headers: headers)
-        {
-            return queue(refusal, on: connection, state: state)
-        }
+        // Built last, so the headers move into it.
+        state.request = Request(method: methodName, target: state.rawTarget, headers: headers, id: id, client: client)
+        if let refusal { return queue(refusal, on: connection, state: state) }
         if framing.expectsBody, let watched = state.watched { deadlines.awaitBody(watched) }
         return .YES
     }
