@@ -213,12 +213,15 @@ import Testing
     @Test func disconnectedWaitersAreFreedAtTheirDeadline() throws {
         try withServer { (server) throws in
             let client = server.client()
-            for _ in 0..<50 {
-                let (id, _) = try subscribe(client)
-                try startPoll(server, id, query: "wait=1").disconnect()
-            }
+            // Subscribed first, so the 50 polls start close together: each must still be waiting when the last one
+            // is (a poll's deadline of 1 s was shorter than 50 subscriptions and polls take under ThreadSanitizer).
+            let ids = try (0..<50).map { _ in try subscribe(client).id }
+            for id in ids { try startPoll(server, id, query: "wait=5").disconnect() }
             #expect(waitUntil { waiting(server) == 50 })
-            #expect(waitUntil { waiting(server) == 0 && server.application.daemon.suspendedConnections == 0 })
+            #expect(
+                waitUntil(timeout: .seconds(30)) {
+                    waiting(server) == 0 && server.application.daemon.suspendedConnections == 0
+                })
             #expect(try client.get("/healthz").status == 200)
         }
     }
