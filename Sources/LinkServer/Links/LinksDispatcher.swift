@@ -101,9 +101,10 @@ final class LinksDispatcher: RequestHandler {
     /// `/.well-known/` files), or `nil` for a click.
     private func reserved(_ request: Request) -> (endpoint: EndpointLabel, reply: Reply)? {
         switch request.path {
-        case "/v1/deferred/claim", "/v1/links/opens":  // the app endpoints
-            let label = request.path == "/v1/deferred/claim" ? labels.claim : labels.opens
-            return (label, rateLimited(request) ?? apps.handle(request).reply)
+        case "/v1/deferred/claim":  // the app endpoints
+            return (labels.claim, rateLimited(request) ?? apps.handle(request).reply)
+        case "/v1/links/opens":
+            return (labels.opens, rateLimited(request) ?? apps.handle(request).reply)
         case "/.well-known/apple-app-site-association", "/apple-app-site-association":
             return (labels.aasa, .now(file(\.apple, request)))
         case "/.well-known/assetlinks.json":

@@ -18,12 +18,13 @@ struct RequestLine {
 }
 
 extension RequestLine {
-    /// The methods returned as constants: comparing a few bytes costs less than making a string of them.
-    private static let commonMethods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+    /// The methods returned as constants (comparing a few bytes costs less than making a string of them), the ones
+    /// the metrics label by name.
+    static let standardMethods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 
-    /// The request method as a string: one of ``commonMethods`` without a copy, any other token copied.
+    /// The request method as a string: one of ``standardMethods`` without a copy, any other token copied.
     static func methodName(_ method: UnsafePointer<CChar>) -> String {
-        for name in commonMethods where name.withCString({ strcmp($0, method) == 0 }) { return name }
+        for name in standardMethods where name.withCString({ strcmp($0, method) == 0 }) { return name }
         return String(cString: method)
     }
 }

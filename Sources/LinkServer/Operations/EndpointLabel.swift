@@ -28,4 +28,9 @@ struct RequestSeries: Sendable {
     var status: Int
     var requests: Metrics.Counter
     var latency: LatencyHistogram
+
+    /// Whether this is the series of `owner` for `method` and `status`.
+    func records(owner: ObjectIdentifier, method: Int, status: Int) -> Bool {
+        self.method == method && self.status == status && self.owner == owner
+    }
 }

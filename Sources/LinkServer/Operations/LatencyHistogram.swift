@@ -5,7 +5,8 @@ import Synchronization
 /// swift-prometheus's `Histogram<Duration>` compares the value with every bucket bound as a 128-bit `Duration` and
 /// increments each bucket it falls into, under a `pthread` mutex: about 700 instructions a request. This one counts
 /// a duration into the one bucket it falls in (made cumulative when rendered) under a `Mutex`, never splitting it
-/// into seconds and attoseconds on the way (two 128-bit divisions, as costly as the rest), and renders the same lines (`_bucket{…,le="…"}`, `_sum`, `_count`) with the same number formatting.
+/// into seconds and attoseconds on the way (two 128-bit divisions, as costly as the rest), and renders the same
+/// lines (`_bucket{…,le="…"}`, `_sum`, `_count`) with the same number formatting.
 final class LatencyHistogram: Sendable {
     /// The upper bounds of the buckets, ascending.
     let bounds: [Duration]

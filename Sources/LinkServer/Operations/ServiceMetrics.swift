@@ -69,7 +69,7 @@ final class ServiceMetrics: Sendable {
     }
 
     /// The `method` label values: the standard methods, then `other` for every other one.
-    static let methodLabels = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "other"]
+    static let methodLabels = RequestLine.standardMethods + ["other"]
 
     /// The position of a request method's label in ``methodLabels`` (a few comparisons, cheaper than hashing it).
     static func methodLabel(_ method: String) -> Int {
@@ -81,7 +81,7 @@ final class ServiceMetrics: Sendable {
         let method = ServiceMetrics.methodLabel(summary.method)
         let owner = ObjectIdentifier(self)
         let found = summary.endpoint.series.withLock { series in
-            series.first { $0.method == method && $0.status == summary.status && $0.owner == owner }
+            series.first { $0.records(owner: owner, method: method, status: summary.status) }
         }
         let series = found ?? makeSeries(summary.endpoint, method: method, status: summary.status)
         series.requests.increment()
@@ -110,8 +110,7 @@ final class ServiceMetrics: Sendable {
             owner: ObjectIdentifier(self), method: method, status: status, requests: requests, latency: latency)
         return endpoint.series.withLock { list in
             // Another thread may have made it meanwhile: keep one.
-            if let made = list.first(where: { $0.method == method && $0.status == status && $0.owner == series.owner })
-            {
+            if let made = list.first(where: { $0.records(owner: series.owner, method: method, status: status) }) {
                 return made
             }
             list.append(series)
