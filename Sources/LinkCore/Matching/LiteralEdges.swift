@@ -1,29 +1,81 @@
 /// The literal edges of a frozen trie in one open-addressing hash table keyed by (parent node, segment bytes).
 ///
-/// One table for the whole trie keeps a lookup to a hash of the segment's UTF-8 bytes, one or two probes and a
-/// `memcmp`, whatever the number of edges or of siblings. Texts compare byte for byte (not by Unicode canonical
-/// equivalence), as URLs do. Keys live in one byte buffer, so probing touches no reference-counted storage.
+/// One table for the whole trie keeps a lookup to a hash of the segment's UTF-8 bytes and one or two probes,
+/// whatever the number of edges or of siblings. An edge lives in its slot with the first 16 bytes of its key
+/// (nearly every URL segment fits), so a probe reads one cache line: with a table of megabytes, each further
+/// dependent load (a slot holding an index into an edge array, an edge pointing into a key buffer) was a cache
+/// miss per level. Texts compare byte for byte (not by Unicode canonical equivalence), as URLs do.
 struct LiteralEdges: Sendable {
-    private struct Edge: Sendable {
-        var hash: UInt64
-        var parent: Int32
-        var child: Int32
-        var keyStart: Int32
-        var keyCount: Int32
+    /// A slot: an edge, or empty (`parent < 0`). 32 bytes, two to a cache line.
+    private struct Slot: Sendable {
+        var parent: Int32 = -1
+        var child: Int32 = -1
+        var keyCount: Int32 = 0
+        /// Where the bytes of a key longer than 16 bytes start in `longKeys`.
+        var longStart: Int32 = 0
+        /// The key's first 16 bytes, zero-padded (see ``Key``).
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
     }
 
-    private var slots: [Int32]
-    private var mask: Int
-    private var edges: [Edge] = []
-    private var keyBytes: [UInt8] = []
+    /// A segment's hash and its first 16 bytes as a slot stores them, computed in one pass over the bytes.
+    private struct Key {
+        var hash: UInt64
+        var head: UInt64
+        var tail: UInt64
+        var count: Int
 
-    /// A table for `count` edges, at most half full.
+        @inline(__always)
+        init(_ bytes: UnsafeRawBufferPointer) {
+            count = bytes.count
+            var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
+            var words = (UInt64(0), UInt64(0))
+            var offset = 0
+            while offset + 8 <= count {
+                let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                if offset == 0 { words.0 = word } else if offset == 8 { words.1 = word }
+                hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+                hash ^= hash >> 32
+                offset += 8
+            }
+            if offset < count {
+                var last: UInt64 = 0
+                var shift: UInt64 = 0
+                for index in offset..<count {
+                    last |= UInt64(bytes[index]) << shift
+                    shift += 8
+                }
+                if offset == 0 { words.0 = last } else if offset == 8 { words.1 = last }
+                hash = (hash ^ last) &* 0xC4CE_B9FE_1A85_EC53
+                hash ^= hash >> 29
+            }
+            self.hash = hash
+            head = words.0
+            tail = words.1
+        }
+
+        /// The slot the probe for `parent` starts at: the parent mixed in so that the low bits depend on both.
+        @inline(__always)
+        func start(parent: Int32, mask: Int) -> Int {
+            var mixed = hash ^ (UInt64(UInt32(bitPattern: parent)) &* 0x9E37_79B9_7F4A_7C15)
+            mixed ^= mixed >> 29
+            mixed &*= 0xBF58_476D_1CE4_E5B9
+            mixed ^= mixed >> 32
+            return Int(truncatingIfNeeded: mixed) & mask
+        }
+    }
+
+    private var slots: [Slot]
+    private var mask: Int
+    /// The bytes of keys longer than 16 bytes (rare in URLs).
+    private var longKeys: [UInt8] = []
+
+    /// A table for `count` edges, at most 70% full (a power of two between 1.43 and 2.86 slots per edge).
     init(capacity count: Int) {
         var size = 8
-        while size < count * 2 { size <<= 1 }
-        slots = Array(repeating: -1, count: size)
+        while size * 7 < count * 10 { size <<= 1 }
+        slots = Array(repeating: Slot(), count: size)
         mask = size - 1
-        edges.reserveCapacity(count)
     }
 
     /// Adds the edge `parent --key--> child`; each (parent, key) pair is added once.
@@ -32,16 +84,14 @@ struct LiteralEdges: Sendable {
         key.withUTF8 { insert(parent: parent, key: UnsafeRawBufferPointer($0), child: child) }
     }
 
-    private mutating func insert(parent: Int32, key: UnsafeRawBufferPointer, child: Int32) {
-        let hash = LiteralEdges.combine(LiteralEdges.hash(key), parent: parent)
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] >= 0 { slot = (slot + 1) & mask }
-        slots[slot] = Int32(edges.count)
-        edges.append(
-            Edge(
-                hash: hash, parent: parent, child: child, keyStart: Int32(keyBytes.count),
-                keyCount: Int32(key.count)))
-        keyBytes.append(contentsOf: key)
+    private mutating func insert(parent: Int32, key bytes: UnsafeRawBufferPointer, child: Int32) {
+        let key = Key(bytes)
+        var slot = key.start(parent: parent, mask: mask)
+        while slots[slot].parent >= 0 { slot = (slot + 1) & mask }
+        slots[slot] = Slot(
+            parent: parent, child: child, keyCount: Int32(key.count), longStart: Int32(longKeys.count),
+            head: key.head, tail: key.tail)
+        if key.count > 16 { longKeys.append(contentsOf: bytes) }
     }
 
     /// The child of `parent` along the edge `segment`, or -1.
@@ -56,61 +106,27 @@ struct LiteralEdges: Sendable {
     }
 
     private func child(of parent: Int32, _ segment: UnsafeRawBufferPointer) -> Int32 {
-        let hash = LiteralEdges.combine(LiteralEdges.hash(segment), parent: parent)
+        let key = Key(segment)
         return slots.withUnsafeBufferPointer { slots in
-            edges.withUnsafeBufferPointer { edges in
-                var slot = Int(truncatingIfNeeded: hash) & mask
-                while true {
-                    let index = Int(slots[slot])
-                    if index < 0 { return -1 }
-                    let edge = edges[index]
-                    if edge.hash == hash && edge.parent == parent && Int(edge.keyCount) == segment.count
-                        && sameBytes(at: Int(edge.keyStart), segment)
-                    {
-                        return edge.child
-                    }
-                    slot = (slot + 1) & mask
+            var slot = key.start(parent: parent, mask: mask)
+            while true {
+                let candidate = slots[slot]
+                if candidate.parent < 0 { return -1 }
+                if candidate.parent == parent && candidate.head == key.head && candidate.tail == key.tail
+                    && Int(candidate.keyCount) == key.count
+                    && (key.count <= 16 || sameLongKey(at: Int(candidate.longStart), segment))
+                {
+                    return candidate.child
                 }
+                slot = (slot + 1) & mask
             }
         }
     }
 
-    private func sameBytes(at start: Int, _ segment: UnsafeRawBufferPointer) -> Bool {
-        if segment.isEmpty { return true }
-        return keyBytes.withUnsafeBytes { keys in
+    private func sameLongKey(at start: Int, _ segment: UnsafeRawBufferPointer) -> Bool {
+        longKeys.withUnsafeBytes { keys in
             memcmpBytes(keys.baseAddress! + start, segment.baseAddress!, segment.count)
         }
-    }
-
-    /// A hash of `bytes`, eight bytes at a time (a multiply-xorshift mix per word).
-    @inline(__always)
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 32
-            offset += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < bytes.count {
-            tail |= UInt64(bytes[offset]) << shift
-            shift += 8
-            offset += 1
-        }
-        hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-        return hash ^ (hash >> 29)
-    }
-
-    /// Mixes the parent node into a segment hash so that the low bits (the slot) depend on both.
-    @inline(__always)
-    static func combine(_ hash: UInt64, parent: Int32) -> UInt64 {
-        var mixed = hash ^ (UInt64(UInt32(bitPattern: parent)) &* 0x9E37_79B9_7F4A_7C15)
-        mixed ^= mixed >> 29
-        mixed &*= 0xBF58_476D_1CE4_E5B9
-        mixed ^= mixed >> 32
-        return mixed
     }
 }
 

@@ -133,6 +133,33 @@ import Testing
         #expect(try winner(trie, "/\(long.dropLast())/x") == nil)
     }
 
+    /// A literal table keeps a key's first 16 bytes in its slot and longer keys apart: keys of every length around
+    /// those bounds, sharing their prefixes, are found by their own text and by no text that differs in one byte
+    /// (at any position), is one byte shorter or one byte longer.
+    @Test func literalsOfEveryLengthCompareEveryByte() throws {
+        let keys = (1...40).map { length in String((0..<length).map { Character(UnicodeScalar(97 + $0 % 26)!) }) }
+        let trie = SegmentTrie(
+            try keys.enumerated().flatMap { index, key in
+                [SegmentTrie.Entry(try Pattern("/\(key)"), index), .init(try Pattern("/p/\(key)/end"), index + 100)]
+            })
+        func value(_ segments: [String]) -> Int? { trie.match(segments)?.value }
+        for (index, key) in keys.enumerated() {
+            #expect(value([key]) == index)
+            #expect(value(["p", key, "end"]) == index + 100)
+            #expect(value([key + "!"]) == nil)
+            #expect(value([String(key.dropLast())]) == (index > 0 ? index - 1 : nil))
+            var bytes = Array(key.utf8)
+            for position in bytes.indices {
+                bytes[position] ^= 0x20
+                #expect(value([String(decoding: bytes, as: UTF8.self)]) == nil, "\(key) @\(position)")
+                #expect(value(["p", String(decoding: bytes, as: UTF8.self), "end"]) == nil, "\(key) @\(position)")
+                bytes[position] ^= 0x20
+            }
+        }
+        #expect(value([""]) == nil)
+        #expect(value(["p", "", "end"]) == nil)
+    }
+
     @Test func matchesEveryGitHubRouteByItsOwnSample() throws {
         let trie = try trie(GitHubRoutes.patterns)
         for pattern in GitHubRoutes.patterns {
