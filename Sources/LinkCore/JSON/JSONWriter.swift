@@ -198,6 +198,15 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
+    /// A value already written by a `JSONWriter` (one complete value, such as an object), appended as it is.
+    public mutating func encoded(_ json: [UInt8]) {
+        separate()
+        json.withUnsafeBufferPointer { bytes in
+            reserve(bytes.count)
+            putReserved(bytes)
+        }
+    }
+
     /// A `{"key": "value", …}` object of strings, in order.
     public mutating func stringObject(_ pairs: some Sequence<(String, String)>) {
         beginObject()

@@ -121,9 +121,11 @@ final class EventEndpoints: Sendable {
         // Answer at once when something is queued (or no wait was asked for, or the service is stopping).
         let stopping = closing.load(ordering: .acquiring)
         if !hub.pollsOnce || wait == 0 || stopping {
-            let immediate = try hub.poll(id, after: after, wait: .zero, complete: { _ in }) ?? .null
-            let queued = immediate["events"]?.arrayValue?.isEmpty == false || immediate["missed"] != .int(0)
-            if queued || wait == 0 || stopping { return .now(.json(immediate)) }
+            if let immediate = try hub.poll(id, after: after, wait: .zero, complete: { _ in }),
+                immediate.hasNews || wait == 0 || stopping
+            {
+                return .now(.json(immediate))
+            }
         }
         // Otherwise suspend the connection; an emit, the deadline, a newer poll or a cancel answers it.
         return .later { [hub, timer, after, wait] pending in
@@ -131,8 +133,8 @@ final class EventEndpoints: Sendable {
                 let deadline = ContinuousClock.now + .seconds(wait)
                 if let ready = try hub.poll(
                     id, after: after, wait: .seconds(wait),
-                    complete: { body in
-                        pending.complete(.json(body))
+                    complete: { answer in
+                        pending.complete(.json(answer))
                     })
                 {
                     pending.complete(.json(ready))

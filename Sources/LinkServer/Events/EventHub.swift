@@ -14,10 +14,10 @@ protocol EventHub: Sendable {
     /// Closes a subscription; a poll waiting on it (on any instance) answers empty.
     func cancel(_ id: String) throws
     /// Acknowledges through `after`, then answers at once with the queued events (or when `wait` is zero), else
-    /// calls `complete` within `wait` with the answer's body, and answers `nil`.
+    /// calls `complete` within `wait` with the answer, and answers `nil`.
     func poll(
-        _ id: String, after: Int?, wait: Duration, complete: @escaping @Sendable (JSONValue) -> Void
-    ) throws -> JSONValue?
+        _ id: String, after: Int?, wait: Duration, complete: @escaping @Sendable (PollAnswer) -> Void
+    ) throws -> PollAnswer?
     /// Delivers an event at `location` to every subscription with a matching type.
     func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult
     /// Emits to the location built from the type named `name` with `params` and `query`.
@@ -53,6 +53,30 @@ extension EventHub {
     }
 }
 
+/// A poll's answer as the endpoint sends it: the JSON written once, where the hub has the events.
+struct PollAnswer: Sendable {
+    /// `{"events": […], "cursor", "missed"}` (API.md §5) and the final newline of every JSON answer.
+    let body: [UInt8]
+    /// Whether it carries events or a dropped count (a poll that finds either answers at once).
+    let hasNews: Bool
+
+    /// The answer of the embedded bus: each event's bytes were written once, when it was emitted.
+    init(_ result: PollResult) {
+        var writer = JSONWriter(capacity: 64 + result.events.reduce(0) { $0 + $1.encoded.count })
+        result.write(to: &writer)
+        body = writer.finish(appending: UInt8(ascii: "\n"))
+        hasNews = result.hasNews
+    }
+
+    /// An answer of events read back as values (the shared hub's log).
+    init(events: [JSONValue], cursor: Int, missed: Int) {
+        var writer = JSONWriter()
+        writer.value(["events": .array(events), "cursor": .int(cursor), "missed": .int(missed)])
+        body = writer.finish(appending: UInt8(ascii: "\n"))
+        hasNews = !events.isEmpty || missed > 0
+    }
+}
+
 /// The embedded hub: everything in this process's ``EventBus``.
 struct LocalEventHub: EventHub {
     let types: EventBus
@@ -64,10 +88,10 @@ struct LocalEventHub: EventHub {
     func cancel(_ id: String) throws { try types.cancel(id) }
 
     func poll(
-        _ id: String, after: Int?, wait: Duration, complete: @escaping @Sendable (JSONValue) -> Void
-    ) throws -> JSONValue? {
-        switch try types.poll(id, after: after, wait: wait, now: .now, complete: { complete($0.json()) }) {
-        case .ready(let result): result.json()
+        _ id: String, after: Int?, wait: Duration, complete: @escaping @Sendable (PollAnswer) -> Void
+    ) throws -> PollAnswer? {
+        switch try types.poll(id, after: after, wait: wait, now: .now, complete: { complete(PollAnswer($0)) }) {
+        case .ready(let result): PollAnswer(result)
         case .waiting: nil
         }
     }

@@ -20,8 +20,8 @@ final class SharedEventHub: EventHub {
         var seenSeq: Int
         let deadline: ContinuousClock.Instant
         /// The answer when nothing arrives (or when it is released).
-        let empty: JSONValue
-        let complete: @Sendable (JSONValue) -> Void
+        let empty: PollAnswer
+        let complete: @Sendable (PollAnswer) -> Void
     }
 
     private struct State {
@@ -95,8 +95,8 @@ final class SharedEventHub: EventHub {
     }
 
     func poll(
-        _ id: String, after: Int?, wait: Duration, complete: @escaping @Sendable (JSONValue) -> Void
-    ) throws -> JSONValue? {
+        _ id: String, after: Int?, wait: Duration, complete: @escaping @Sendable (PollAnswer) -> Void
+    ) throws -> PollAnswer? {
         guard
             let found = try store.pollSubscription(
                 id: id, after: after, now: clock(), wait: max(0, wait.milliseconds),
@@ -111,7 +111,7 @@ final class SharedEventHub: EventHub {
             let waiter = Waiter(
                 token: state.nextToken, generation: found.generation, shapes: Set(found.shapes),
                 seenSeq: found.latestSeq, deadline: .now + wait,
-                empty: SharedEventHub.body(events: [], cursor: found.cursor, missed: 0), complete: complete)
+                empty: PollAnswer(events: [], cursor: found.cursor, missed: 0), complete: complete)
             state.waiters[id] = waiter
             return state.knownSeq
         }
@@ -265,7 +265,7 @@ final class SharedEventHub: EventHub {
 
     // MARK: - Answers
 
-    private func answer(_ found: SharedPollState) throws -> JSONValue {
+    private func answer(_ found: SharedPollState) throws -> PollAnswer {
         let subscribed = Set(found.shapes)
         var events: [JSONValue] = []
         for stored in found.events {
@@ -277,10 +277,6 @@ final class SharedEventHub: EventHub {
             event["seq"] = .int(stored.seq)
             events.append(.object(event))
         }
-        return SharedEventHub.body(events: events, cursor: found.cursor, missed: found.missed)
-    }
-
-    private static func body(events: [JSONValue], cursor: Int, missed: Int) -> JSONValue {
-        ["events": .array(events), "cursor": .int(cursor), "missed": .int(missed)]
+        return PollAnswer(events: events, cursor: found.cursor, missed: found.missed)
     }
 }

@@ -52,6 +52,11 @@ struct Response: Sendable {
             status: status, headers: jsonOnly, body: writer.finish(appending: UInt8(ascii: "\n")))
     }
 
+    /// A poll's answer, written by its hub.
+    static func json(_ answer: PollAnswer) -> Response {
+        Response(status: 200, headers: jsonOnly, body: answer.body)
+    }
+
     /// `204 No Content`.
     static let noContent = Response(status: 204)
 

@@ -51,6 +51,30 @@ final class Answers: Sendable {
         }
     }
 
+    /// An event's bytes are written once when it is emitted and every answer carries them: they must be the whole
+    /// event, members in the documented order (API.md §5), and an answer of several events must list each once.
+    @Test func answersCarryEachEventAsWrittenWhenEmitted() throws {
+        let bus = EventBus()
+        let id = try subscribe(bus, [EventTypeRequest(path: "/seek/:progress"), EventTypeRequest(path: "/a/*rest")])
+        try bus.emit(location("/seek/4%2F2?x=1&x=2&y"), extra: ["k": [1, "\"quoted\""]], time: "2026-11-27T08:00:00Z")
+        try bus.emit(location("/a/b/c"), extra: nil, time: "t2")
+        let answer = try #require(try poll(bus, id))
+        let first: JSONValue = .object([
+            "seq": 1, "name": .null, "pattern": "/seek/:progress", "location": "/seek/4%2F2?x=1&x=2&y",
+            "params": ["progress": "4/2"], "query": ["x": "2", "y": ""], "extra": ["k": [1, "\"quoted\""]],
+            "time": "2026-11-27T08:00:00Z",
+        ])
+        #expect(String(decoding: answer.events[0].encoded, as: UTF8.self) == first.encodedString())
+        let parsed = answer.json()
+        #expect(parsed["events"]?.arrayValue?.count == 2)
+        #expect(parsed["events"]?.arrayValue?.first == first)
+        #expect(parsed["events"]?.arrayValue?.last?["params"] == ["rest": "b/c"])
+        #expect(parsed["cursor"] == 2)
+        #expect(parsed["missed"] == 0)
+        #expect(answer.hasNews)
+        #expect(try poll(bus, id, after: 2)?.hasNews == false)
+    }
+
     @Test func eachSubscriptionGetsAnEmitOnceWithItsBestMatchingPattern() throws {
         let bus = EventBus()
         let both = try subscribe(
