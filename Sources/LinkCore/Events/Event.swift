@@ -1,5 +1,8 @@
 /// One emitted event as a subscriber receives it (API.md §5).
-public struct Event: Sendable, Hashable {
+///
+/// A class: one event sits in the queue of every subscription it reached and in their answers, and copying the
+/// value (its type, location, parameters, extra, time and bytes) retained and released each part per subscriber.
+public final class Event: Sendable, Hashable {
     /// Strictly increasing across the bus.
     public let seq: Int
     /// The subscriber's best-matching event type.
@@ -47,6 +50,15 @@ public struct Event: Sendable, Hashable {
     /// `{"seq", "name", "pattern", "location", "params", "query", "extra", "time"}`.
     public func json() -> JSONValue {
         JSONValue(writtenBy: { $0.encoded(encoded) })
+    }
+
+    /// Events are equal when they read the same: their bytes hold every member.
+    public static func == (lhs: Event, rhs: Event) -> Bool {
+        lhs === rhs || lhs.encoded == rhs.encoded
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(encoded)
     }
 }
 

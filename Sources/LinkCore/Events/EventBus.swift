@@ -42,8 +42,9 @@ public final class EventBus: Sendable {
     struct State {
         var catalog: EventTypeCatalog
         var subscriptions: [String: Subscription] = [:]
-        /// Subscription ids by event type index.
-        var subscribers: [Int: Set<String>] = [:]
+        /// The subscriptions of each event type (by type index), by id: an emit reaches them without looking each
+        /// one up by its id.
+        var subscribers: [Int: [String: Subscription]] = [:]
         var seq: Int
         /// `seq` may not pass this without a new reservation (see ``EventBus/init(types:limits:lastSeq:reserveSeqBlock:)``).
         var seqLimit: Int
@@ -145,8 +146,8 @@ public final class EventBus: Sendable {
         try state.withLock { (state) throws(LinkError) in
             let (index, _) = try EventBus.lookUp(state.catalog, name: name, pattern: pattern)
             state.catalog = try state.catalog.removing(index)
-            for id in state.subscribers.removeValue(forKey: index) ?? [] {
-                state.subscriptions[id]?.forget(type: index)
+            for subscription in (state.subscribers.removeValue(forKey: index) ?? [:]).values {
+                subscription.forget(type: index)
             }
         }
     }
@@ -236,9 +237,10 @@ public final class EventBus: Sendable {
             try checkTypeCount(catalog)
             state.catalog = catalog
             let typeIndices = Set(indices)
-            state.subscriptions[id] = Subscription(
+            let subscription = Subscription(
                 id: id, typeIndices: typeIndices, ttl: ttl, lastActive: now, cursor: state.seq)
-            for index in typeIndices { state.subscribers[index, default: []].insert(id) }
+            state.subscriptions[id] = subscription
+            for index in typeIndices { state.subscribers[index, default: [:]][id] = subscription }
             return (id, state.seq)
         }
     }
@@ -249,7 +251,7 @@ public final class EventBus: Sendable {
             guard let subscription = state.subscriptions.removeValue(forKey: id) else {
                 throw EventBus.notFound(id)
             }
-            for index in subscription.typeIndices { state.subscribers[index]?.remove(id) }
+            for index in subscription.typeIndices { state.subscribers[index]?[id] = nil }
             guard let waiter = subscription.waiter else { return nil }
             state.waiting -= 1
             return (waiter, subscription.emptyAnswer())
@@ -313,17 +315,21 @@ public final class EventBus: Sendable {
                 }
                 guard state.seq < state.seqLimit else { return .reserve(limit: state.seqLimit) }
                 state.seq += 1
-                var delivered: Set<String> = []
+                // A subscription gets the event once, with its best-matching type: with several types matching,
+                // the ids already reached are skipped (with one, each subscriber is reached once anyway).
+                var reached: Set<String> = []
+                var delivered = 0
                 var wake: [(Subscription.Waiter, PollResult)] = []
+                wake.reserveCapacity(state.waiting)
                 for (index, parameters) in matches {
-                    guard let ids = state.subscribers[index], let type = state.catalog.type(at: index) else {
+                    guard let subscribers = state.subscribers[index], let type = state.catalog.type(at: index) else {
                         continue
                     }
                     let event = Event(
                         seq: state.seq, type: type, location: location, parameters: parameters, extra: extra,
                         time: time)
-                    for id in ids where delivered.insert(id).inserted {
-                        guard let subscription = state.subscriptions[id] else { continue }
+                    for (id, subscription) in subscribers where matches.count == 1 || reached.insert(id).inserted {
+                        delivered += 1
                         subscription.enqueue(event, limit: limits.queueLimit)
                         if let waiter = subscription.waiter {
                             subscription.waiter = nil
@@ -333,7 +339,7 @@ public final class EventBus: Sendable {
                     }
                 }
                 let matched = matches.compactMap { state.catalog.type(at: $0.index)?.label }
-                return .emitted(EmitResult(seq: state.seq, delivered: delivered.count, matched: matched), wake)
+                return .emitted(EmitResult(seq: state.seq, delivered: delivered, matched: matched), wake)
             }
             switch attempt {
             case .reserve(let limit):
@@ -411,7 +417,7 @@ public final class EventBus: Sendable {
                 let stale = state.subscriptions.values.filter { $0.waiter == nil && now - $0.lastActive >= $0.ttl }
                 for subscription in stale {
                     state.subscriptions[subscription.id] = nil
-                    for index in subscription.typeIndices { state.subscribers[index]?.remove(subscription.id) }
+                    for index in subscription.typeIndices { state.subscribers[index]?[subscription.id] = nil }
                 }
             }
             return expired

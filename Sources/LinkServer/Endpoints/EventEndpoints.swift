@@ -134,7 +134,8 @@ final class EventEndpoints: Sendable {
                 if let ready = try hub.poll(
                     id, after: after, wait: .seconds(wait),
                     complete: { answer in
-                        pending.complete(.json(answer))
+                        // Written on the poll's own connection thread, not the emitting one.
+                        pending.complete(building: { .json(answer) })
                     })
                 {
                     pending.complete(.json(ready))

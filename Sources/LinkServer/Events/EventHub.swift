@@ -53,18 +53,22 @@ extension EventHub {
     }
 }
 
-/// A poll's answer as the endpoint sends it: the JSON written once, where the hub has the events.
+/// A poll's answer as the endpoint sends it. An embedded bus's answer is written when its ``body`` is read (on
+/// the poll's own connection thread: see ``PendingReply/complete(building:)``), from event bytes written once at
+/// the emit.
 struct PollAnswer: Sendable {
-    /// `{"events": […], "cursor", "missed"}` (API.md §5) and the final newline of every JSON answer.
-    let body: [UInt8]
+    private enum Content: Sendable {
+        case result(PollResult)
+        case written([UInt8])
+    }
+
+    private let content: Content
     /// Whether it carries events or a dropped count (a poll that finds either answers at once).
     let hasNews: Bool
 
-    /// The answer of the embedded bus: each event's bytes were written once, when it was emitted.
+    /// The answer of the embedded bus.
     init(_ result: PollResult) {
-        var writer = JSONWriter(capacity: 64 + result.events.reduce(0) { $0 + $1.encoded.count })
-        result.write(to: &writer)
-        body = writer.finish(appending: UInt8(ascii: "\n"))
+        content = .result(result)
         hasNews = result.hasNews
     }
 
@@ -72,8 +76,20 @@ struct PollAnswer: Sendable {
     init(events: [JSONValue], cursor: Int, missed: Int) {
         var writer = JSONWriter()
         writer.value(["events": .array(events), "cursor": .int(cursor), "missed": .int(missed)])
-        body = writer.finish(appending: UInt8(ascii: "\n"))
+        content = .written(writer.finish(appending: UInt8(ascii: "\n")))
         hasNews = !events.isEmpty || missed > 0
+    }
+
+    /// `{"events": […], "cursor", "missed"}` (API.md §5) and the final newline of every JSON answer.
+    var body: [UInt8] {
+        switch content {
+        case .written(let body):
+            return body
+        case .result(let result):
+            var writer = JSONWriter(capacity: 64 + result.events.reduce(0) { $0 + $1.encoded.count })
+            result.write(to: &writer)
+            return writer.finish(appending: UInt8(ascii: "\n"))
+        }
     }
 }
 

@@ -79,4 +79,22 @@ enum Reply: Sendable {
 protocol PendingReply: AnyObject, Sendable {
     /// Answers the request. Only the first call has an effect; returns whether it was the first.
     @discardableResult func complete(_ response: Response) -> Bool
+    /// Answers the request with the response `build` makes on the connection's own thread once it has resumed:
+    /// one emit completes thousands of polls, and building every answer on the emitting thread would serialise
+    /// them there. Only the first call (of either form) has an effect.
+    @discardableResult func complete(building build: @escaping @Sendable () -> Response) -> Bool
+}
+
+/// What a suspended request was completed with: a response, or how to build it when the connection resumes.
+enum PendingResponse: Sendable {
+    case ready(Response)
+    case deferred(@Sendable () -> Response)
+
+    /// The response (built now when it was deferred).
+    var response: Response {
+        switch self {
+        case .ready(let response): response
+        case .deferred(let build): build()
+        }
+    }
 }

@@ -38,7 +38,7 @@ final class ConnectionState: @unchecked Sendable {
     var endpoint: EndpointLabel?
     var status: Int = 0
     /// Set once the connection was suspended; read again on the resumed access-handler call.
-    let pending = Mutex<Response?>(nil)
+    let pending = Mutex<PendingResponse?>(nil)
 
     init(rawTarget: String, rawTargetBytes: Int, watched: WatchedConnection?) {
         self.rawTarget = rawTarget
@@ -67,6 +67,15 @@ final class SuspendedReply: PendingReply, @unchecked Sendable {
 
     @discardableResult
     func complete(_ response: Response) -> Bool {
+        finish(.ready(response))
+    }
+
+    @discardableResult
+    func complete(building build: @escaping @Sendable () -> Response) -> Bool {
+        finish(.deferred(build))
+    }
+
+    private func finish(_ response: PendingResponse) -> Bool {
         let first = completed.withLock { done in
             if done { return false }
             done = true

@@ -184,7 +184,7 @@ final class Daemon: @unchecked Sendable {
                 return .YES
             }
         case .suspended:
-            let response = state.pending.withLock { $0.take() }
+            let response = state.pending.withLock { $0.take() }?.response
             return queue(
                 response ?? ErrorEnvelope.response(for: ErrorEnvelope.internalError), on: connection, state: state)
         case .answered:
