@@ -210,5 +210,29 @@ extension PostgresSuites {
                 #expect(emitted.json?["delivered"] == 1)
             }
         }
+
+        /// Subscriptions on three instances at once, each naming the same new type: every one registers or finds it
+        /// (the name is bound to that one pattern). Concurrent inserts of the same type once raced on the unique
+        /// name in PostgreSQL and answered `name_conflict`; binding the name to another pattern still does.
+        @Test func oneNewTypeNamedOnSeveralInstancesAtOnceIsOneType() throws {
+            let servers = try Self.three()
+            let ports = servers.map(\.port)
+            let statuses = Mutex<[Int]>([])
+            for round in 0..<30 {
+                DispatchQueue.concurrentPerform(iterations: 6) { worker in
+                    let body: JSONValue = [
+                        "events": [["path": .string("/race\(round)/:p"), "name": .string("race\(round)")]]
+                    ]
+                    let status = (try? HTTPClient(port: ports[worker % 3]).post("/v1/events/subscriptions", body))?
+                        .status
+                    statuses.withLock { $0.append(status ?? 0) }
+                }
+            }
+            #expect(statuses.withLock { $0 } == Array(repeating: 201, count: 180))
+            let other = try HTTPClient(port: ports[1]).post(
+                "/v1/events/subscriptions", ["events": [["path": "/elsewhere/:p", "name": "race0"]]])
+            #expect(other.status == 409)
+            #expect(other.json?["error"]?["code"] == "name_conflict")
+        }
     }
 }

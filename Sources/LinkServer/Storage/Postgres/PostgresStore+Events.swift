@@ -14,6 +14,10 @@ extension PostgresStore {
         guard !types.isEmpty else { return }
         let rows = types.map { ($0.pattern.shape(), $0.pattern.description, $0.name) }
         try transaction { connection, logger in
+            // Type writes take turns: `ON CONFLICT (shape)` covers only the shape, so two instances inserting the
+            // same new type at once raced on the unique name, and the second failed with a unique violation
+            // (`name_conflict`) for the very binding the first had just made. Registering types is rare.
+            try await connection.query("LOCK TABLE event_type IN SHARE ROW EXCLUSIVE MODE", logger: logger)
             for (shape, pattern, name) in rows {
                 try await connection.query(
                     """
