@@ -14,12 +14,12 @@ struct RequestFraming: Sendable, Equatable {
     /// Every `Transfer-Encoding` value, in order, as libmicrohttpd stores it.
     var transferEncodings: [String] = []
 
-    /// Records one request header; other names are ignored.
-    mutating func add(name: some StringProtocol, value: String) {
-        if name.utf8.elementsEqual("content-length".utf8, by: { $0 | 0x20 == $1 }) {
-            contentLengths.append(value)
-        } else if name.utf8.elementsEqual("transfer-encoding".utf8, by: { $0 | 0x20 == $1 }) {
-            transferEncodings.append(value)
+    /// Records one request header (its name's bytes as received); other names are ignored.
+    mutating func add(name: UnsafeBufferPointer<UInt8>, value: @autoclosure () -> String) {
+        if name.count == 14 && name.starts(caseInsensitiveWith: "content-length") {
+            contentLengths.append(value())
+        } else if name.count == 17 && name.starts(caseInsensitiveWith: "transfer-encoding") {
+            transferEncodings.append(value())
         }
     }
 

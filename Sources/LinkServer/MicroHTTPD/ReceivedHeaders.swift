@@ -23,13 +23,10 @@ struct ReceivedHeaders {
     /// a name sent twice the first value is read, as `MHD_lookup_connection_value` does, except `X-Forwarded-For`,
     /// whose lines are one list (RFC 9110 §5.3): a proxy may add its own line after the client's.
     mutating func add(name: UnsafeRawBufferPointer, value: UnsafePointer<CChar>?, valueSize: Int) {
-        // Only the two framing names are 14 or 17 bytes long; skip the rest before copying anything.
-        if name.count == 14 || name.count == 17 {
-            let text = value.map {
-                String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self)
-            }
-            framing.add(name: String(decoding: name, as: UTF8.self), value: text ?? "")
-        }
+        framing.add(
+            name: name.assumingMemoryBound(to: UInt8.self),
+            value: value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) }
+                ?? "")
         guard let value, let field = RequestHeaders.field(named: name), field.rawValue < fieldCount else { return }
         if field == .forwardedFor {
             let line = UnsafeRawBufferPointer(start: value, count: valueSize)

@@ -38,9 +38,13 @@ import Testing
 
     @Test func headerNamesAreCaseInsensitive() {
         var framing = RequestFraming()
-        framing.add(name: "content-LENGTH", value: "3")
-        framing.add(name: "Transfer-Encoding", value: "chunked")
-        framing.add(name: "Content-Type", value: "application/json")
+        for (name, value) in [
+            ("content-LENGTH", "3"), ("Transfer-Encoding", "chunked"), ("Content-Type", "application/json"),
+            // Only letters fold: a control byte is not a hyphen with bit 5 cleared, nor a longer name a framing one.
+            ("content\rlength", "4"), ("transfer\rencoding", "gzip"), ("Content-Length2", "5"), ("Content-Lengt", "6"),
+        ] {
+            Array(name.utf8).withUnsafeBufferPointer { framing.add(name: $0, value: value) }
+        }
         #expect(framing == RequestFraming(contentLengths: ["3"], transferEncodings: ["chunked"]))
     }
 
