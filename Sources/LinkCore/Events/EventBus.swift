@@ -320,7 +320,9 @@ public final class EventBus: Sendable {
                 var reached: Set<String> = []
                 var delivered = 0
                 var wake: [(Subscription.Waiter, PollResult)] = []
-                wake.reserveCapacity(state.waiting)
+                // At most every waiting poll of the matched types wakes (not every poll waiting on the bus).
+                wake.reserveCapacity(
+                    min(state.waiting, matches.reduce(0) { $0 + (state.subscribers[$1.index]?.count ?? 0) }))
                 for (index, parameters) in matches {
                     guard let subscribers = state.subscribers[index], let type = state.catalog.type(at: index) else {
                         continue
