@@ -27,7 +27,7 @@ struct LiteralEdges: Sendable {
 
         @inline(__always)
         init(_ bytes: UnsafeRawBufferPointer) {
-            count = bytes.count
+            let count = bytes.count
             var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
             var words = (UInt64(0), UInt64(0))
             var offset = 0
@@ -39,17 +39,17 @@ struct LiteralEdges: Sendable {
                 offset += 8
             }
             if offset < count {
+                // The last bytes as they lie in memory, zero-padded, so a slot's words give the key's bytes back.
                 var last: UInt64 = 0
-                var shift: UInt64 = 0
-                for index in offset..<count {
-                    last |= UInt64(bytes[index]) << shift
-                    shift += 8
+                withUnsafeMutableBytes(of: &last) {
+                    $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<count]))
                 }
                 if offset == 0 { words.0 = last } else if offset == 8 { words.1 = last }
                 hash = (hash ^ last) &* 0xC4CE_B9FE_1A85_EC53
                 hash ^= hash >> 29
             }
             self.hash = hash
+            self.count = count
             head = words.0
             tail = words.1
         }
@@ -67,31 +67,61 @@ struct LiteralEdges: Sendable {
 
     private var slots: [Slot]
     private var mask: Int
+    /// The number of edges.
+    private var count = 0
     /// The bytes of keys longer than 16 bytes (rare in URLs).
     private var longKeys: [UInt8] = []
 
-    /// A table for `count` edges, at most 70% full (a power of two between 1.43 and 2.86 slots per edge).
-    init(capacity count: Int) {
-        var size = 8
-        while size * 7 < count * 10 { size <<= 1 }
-        slots = Array(repeating: Slot(), count: size)
-        mask = size - 1
+    /// An empty table; it grows as edges are added, staying at most 70% full (a power of two between 1.43 and 2.86
+    /// slots per edge).
+    init() {
+        slots = Array(repeating: Slot(), count: 8)
+        mask = 7
     }
 
-    /// Adds the edge `parent --key--> child`; each (parent, key) pair is added once.
-    mutating func insert(parent: Int32, key: String, child: Int32) {
+    /// The child of `parent` along `key`, after adding the edge to `newChild` when there is none (the caller then
+    /// makes that node).
+    mutating func child(of parent: Int32, _ key: String, orAdd newChild: Int32) -> Int32 {
         var key = key
-        key.withUTF8 { insert(parent: parent, key: UnsafeRawBufferPointer($0), child: child) }
+        return key.withUTF8 { child(of: parent, UnsafeRawBufferPointer($0), orAdd: newChild) }
     }
 
-    private mutating func insert(parent: Int32, key bytes: UnsafeRawBufferPointer, child: Int32) {
+    private mutating func child(of parent: Int32, _ bytes: UnsafeRawBufferPointer, orAdd child: Int32) -> Int32 {
         let key = Key(bytes)
-        var slot = key.start(parent: parent, mask: mask)
-        while slots[slot].parent >= 0 { slot = (slot + 1) & mask }
+        let found = probe(parent, key, bytes)
+        if slots[found].parent >= 0 { return slots[found].child }
+        var slot = found
+        if (count + 1) * 10 > slots.count * 7 {
+            grow()
+            slot = probe(parent, key, bytes)
+        }
         slots[slot] = Slot(
             parent: parent, child: child, keyCount: Int32(key.count), longStart: Int32(longKeys.count),
             head: key.head, tail: key.tail)
         if key.count > 16 { longKeys.append(contentsOf: bytes) }
+        count += 1
+        return child
+    }
+
+    /// Twice the slots, every edge placed again by the hash of its key (read back from its slot).
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: Slot(), count: old.count * 2)
+        mask = slots.count - 1
+        longKeys.withUnsafeBytes { long in
+            for edge in old where edge.parent >= 0 {
+                let length = Int(edge.keyCount)
+                let key =
+                    length > 16
+                    ? Key(UnsafeRawBufferPointer(rebasing: long[Int(edge.longStart)..<Int(edge.longStart) + length]))
+                    : withUnsafeBytes(of: (edge.head, edge.tail)) {
+                        Key(UnsafeRawBufferPointer(rebasing: $0[..<length]))
+                    }
+                var slot = key.start(parent: edge.parent, mask: mask)
+                while slots[slot].parent >= 0 { slot = (slot + 1) & mask }
+                slots[slot] = edge
+            }
+        }
     }
 
     /// The child of `parent` along the edge `segment`, or -1.
@@ -106,17 +136,23 @@ struct LiteralEdges: Sendable {
     }
 
     private func child(of parent: Int32, _ segment: UnsafeRawBufferPointer) -> Int32 {
-        let key = Key(segment)
-        return slots.withUnsafeBufferPointer { slots in
+        let slot = probe(parent, Key(segment), segment)
+        return slots.withUnsafeBufferPointer { $0[slot].child }
+    }
+
+    /// The slot of the edge (`parent`, `key`), or the empty slot where it would go (whose child is -1).
+    @inline(__always)
+    private func probe(_ parent: Int32, _ key: Key, _ bytes: UnsafeRawBufferPointer) -> Int {
+        slots.withUnsafeBufferPointer { slots in
             var slot = key.start(parent: parent, mask: mask)
             while true {
                 let candidate = slots[slot]
-                if candidate.parent < 0 { return -1 }
+                if candidate.parent < 0 { return slot }
                 if candidate.parent == parent && candidate.head == key.head && candidate.tail == key.tail
                     && Int(candidate.keyCount) == key.count
-                    && (key.count <= 16 || sameLongKey(at: Int(candidate.longStart), segment))
+                    && (key.count <= 16 || sameLongKey(at: Int(candidate.longStart), bytes))
                 {
-                    return candidate.child
+                    return slot
                 }
                 slot = (slot + 1) & mask
             }
