@@ -53,16 +53,16 @@ extension EventHub {
     }
 }
 
-/// A poll's answer as the endpoint sends it. An embedded bus's answer is written when its ``body`` is read (on
-/// the poll's own connection thread: see ``PendingReply/complete(building:)``), from event bytes written once at
-/// the emit.
+/// A poll's answer as a hub has it: the embedded bus's result (whose events carry their bytes, written once at the
+/// emit), or the shared hub's value read back from its log. It is written when the response is built, on the
+/// poll's own connection thread (see ``PendingReply/complete(building:)``).
 struct PollAnswer: Sendable {
-    private enum Content: Sendable {
+    enum Content: Sendable {
         case result(PollResult)
-        case written([UInt8])
+        case value(JSONValue)
     }
 
-    private let content: Content
+    let content: Content
     /// Whether it carries events or a dropped count (a poll that finds either answers at once).
     let hasNews: Bool
 
@@ -74,22 +74,8 @@ struct PollAnswer: Sendable {
 
     /// An answer of events read back as values (the shared hub's log).
     init(events: [JSONValue], cursor: Int, missed: Int) {
-        var writer = JSONWriter()
-        writer.value(["events": .array(events), "cursor": .int(cursor), "missed": .int(missed)])
-        content = .written(writer.finish(appending: UInt8(ascii: "\n")))
+        content = .value(["events": .array(events), "cursor": .int(cursor), "missed": .int(missed)])
         hasNews = !events.isEmpty || missed > 0
-    }
-
-    /// `{"events": […], "cursor", "missed"}` (API.md §5) and the final newline of every JSON answer.
-    var body: [UInt8] {
-        switch content {
-        case .written(let body):
-            return body
-        case .result(let result):
-            var writer = JSONWriter(capacity: 64 + result.events.reduce(0) { $0 + $1.encoded.count })
-            result.write(to: &writer)
-            return writer.finish(appending: UInt8(ascii: "\n"))
-        }
     }
 }
 

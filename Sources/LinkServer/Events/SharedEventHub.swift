@@ -122,13 +122,21 @@ final class SharedEventHub: EventHub {
 
     func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult {
         let matches = try withCurrentTypes { try types.matching(location) }
-        let events = matches.map { match in
-            Event(seq: 0, type: match.type, location: location, parameters: match.parameters, extra: extra, time: time)
-                .json()
+        // The log keeps the event once per matched type, best first, each as a subscriber receives it (its bytes as
+        // the event wrote them; `seq` is set when it is read back).
+        var body = JSONWriter()
+        body.beginArray()
+        for match in matches {
+            body.encoded(
+                Event(
+                    seq: 0, type: match.type, location: location, parameters: match.parameters, extra: extra,
+                    time: time
+                ).encoded)
         }
+        body.endArray()
         let stored = try store.appendEvent(
-            shapes: matches.map { $0.type.pattern.shape() }, body: JSONValue.array(events).encodedString(), now: clock()
-        )
+            shapes: matches.map { $0.type.pattern.shape() }, body: String(decoding: body.finish(), as: UTF8.self),
+            now: clock())
         return EmitResult(seq: stored.seq, delivered: stored.delivered, matched: matches.map { $0.type.label })
     }
 

@@ -52,9 +52,12 @@ struct Response: Sendable {
             status: status, headers: jsonOnly, body: writer.finish(appending: UInt8(ascii: "\n")))
     }
 
-    /// A poll's answer, written by its hub.
+    /// A poll's answer (`{"events": […], "cursor", "missed"}`, API.md §5).
     static func json(_ answer: PollAnswer) -> Response {
-        Response(status: 200, headers: jsonOnly, body: answer.body)
+        switch answer.content {
+        case .result(let result): json(writing: result.write)
+        case .value(let value): json(value)
+        }
     }
 
     /// `204 No Content`.
