@@ -15,8 +15,12 @@
  * Usage: longpoll_load --port P --subscribers N [--mode fanout|latency] [--rounds R] [--pid PID]
  *        [--poll-ports P1,P2,...] [--emit-port P]   (several instances: subscribe and poll round-robin over the
  *        poll ports, emit on the emit port; both default to --port)
- *        [--settle S]   seconds given to the server between rounds to suspend the new polls (default 0.02; a
- *        server that stores each poll, as several instances on PostgreSQL do, needs longer)
+ *        [--settle S]   seconds given to the server between rounds to suspend the new polls (default 0.02)
+ *        [--held-metric 1]   instead of a fixed pause, before the first emit and between rounds wait until the
+ *                      poll ports' GET /metrics report linkserver_polls_waiting adding up to the polls sent (a
+ *                      server that stores each poll, as several instances on PostgreSQL do, takes its time)
+ *        [--verbose 1]   per round on stderr: when the emit and the last poll were answered, and every
+ *                      delivery slower than 100 ms with its port
  *                      [--deadline SECONDS]
  * Output: one line of key=value pairs on stdout.
  * Build:  gcc -O2 -o longpoll_load longpoll_load.c -lm
@@ -61,6 +65,8 @@ static unsigned short poll_ports[16];
 static int poll_port_count;
 static unsigned short emit_port;
 static double round_settle = 0.02;
+static int verbose;
+static int held_metric; /* wait until the servers' linkserver_polls_waiting adds up to the polls sent */
 static struct subscription *subs;
 static double deadline;
 
@@ -285,6 +291,45 @@ static void settle(double seconds) {
     }
 }
 
+/* The server's linkserver_polls_waiting gauge (GET /metrics on a blocking connection of its own), -1 when absent. */
+static long polls_waiting(unsigned short to) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) fail("socket: %s", strerror(errno));
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons(to)};
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) fail("connect: %s", strerror(errno));
+    const char *ask = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    if (write(fd, ask, strlen(ask)) != (ssize_t)strlen(ask)) fail("write: %s", strerror(errno));
+    static char page[1 << 20];
+    size_t length = 0;
+    for (ssize_t got; length + 1 < sizeof page && (got = read(fd, page + length, sizeof page - 1 - length)) > 0;)
+        length += (size_t)got;
+    close(fd);
+    page[length] = 0;
+    const char *at = strstr(page, "\nlinkserver_polls_waiting ");
+    return at ? strtol(at + strlen("\nlinkserver_polls_waiting "), NULL, 10) : -1;
+}
+
+/* Waits until n polls are held, as the servers report them (with --held-metric; each poll may be a database
+ * transaction), else for `seconds`. */
+static void settle_held(int n, double seconds) {
+    if (!held_metric) {
+        settle(seconds);
+        return;
+    }
+    for (;;) {
+        long held = 0;
+        for (int p = 0; p < poll_port_count; p++) {
+            long waiting = polls_waiting(poll_ports[p]);
+            if (waiting < 0) fail("no linkserver_polls_waiting in GET /metrics on port %d", poll_ports[p]);
+            held += waiting;
+        }
+        if (held >= n) return;
+        if (now() > deadline) fail("only %ld of %d polls held", held, n);
+        settle(0.01);
+    }
+}
+
 /* The keep-alive connection for the emits, connected before anything is measured. */
 static struct conn emitter;
 
@@ -331,6 +376,8 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--deadline") == 0) limit = atof(argv[i + 1]);
         else if (strcmp(argv[i], "--emit-port") == 0) emit_port = (unsigned short)atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--settle") == 0) round_settle = atof(argv[i + 1]);
+        else if (strcmp(argv[i], "--verbose") == 0) verbose = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--held-metric") == 0) held_metric = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--poll-ports") == 0) {
             for (char *item = strtok(argv[i + 1], ","); item != NULL && poll_port_count < 16; item = strtok(NULL, ","))
                 poll_ports[poll_port_count++] = (unsigned short)atoi(item);
@@ -357,7 +404,7 @@ int main(int argc, char **argv) {
     long rss_before = rss_kib(pid);
 
     hold_polls(polls, n);
-    settle(0.5 + n / 20000.0);
+    settle_held(n, 0.5 + n / 20000.0);
     long rss_held = rss_kib(pid);
 
     long total = (long)n * (strcmp(mode, "latency") == 0 ? rounds : 1);
@@ -395,11 +442,17 @@ int main(int argc, char **argv) {
                 if (status != 200) fail("poll answered %d: %s", status, body);
                 latencies[delivered++] = (at - start) * 1000;
                 answered++;
+                if (verbose && (at - start) * 1000 > 100)
+                    fprintf(stderr, "round %d: poll %d (port %d) answered after %.1f ms\n", round, c->index,
+                            poll_ports[c->index % poll_port_count], (at - start) * 1000);
                 subs[c->index].cursor = json_number(body, "\"cursor\"");
                 c->state = IDLE;
             }
         }
         all_answered_ms = (now() - start) * 1000;
+        if (verbose)
+            fprintf(stderr, "round %d: emit answered after %.1f ms, all %d answered after %.1f ms\n", round,
+                    emit_answer_ms, n, all_answered_ms);
         if (round + 1 < round_count) {
             /* Poll again with the new cursors (outside the measured time), wait until every poll is out, then give
              * the server a moment to suspend them. */
@@ -414,7 +467,7 @@ int main(int argc, char **argv) {
                     if (c->state == SENDING) flush(c);
                 }
             }
-            settle(round_settle);
+            settle_held(n, round_settle);
         }
     }
     long rss_after = rss_kib(pid);
