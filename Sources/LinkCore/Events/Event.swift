@@ -36,7 +36,7 @@ public final class Event: Sendable, Hashable {
         writer.key("location")
         writer.string(location.description)
         writer.key("params")
-        writer.stringObject(parameters.lazy.map { ($0.name, $0.value) })
+        parameters.write(to: &writer)
         writer.key("query")
         writer.stringObject(location.query.map.lazy.map { ($0.key, $0.value) })
         writer.key("extra")

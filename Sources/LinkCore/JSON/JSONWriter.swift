@@ -237,8 +237,7 @@ public struct JSONWriter: ~Copyable {
     /// `text` as a JSON string literal: `"`, `\`, and control characters escaped (`\n`, `\r`, `\t`, else `\u00XX`),
     /// everything else as is.
     private mutating func quoted(_ text: String) {
-        var text = text
-        text.withUTF8 { utf8 in
+        text.withUTF8Bytes { utf8 in
             var runStart = JSONWriter.firstEscaped(utf8)
             // Room for the text up to its first escape and both quotes; each escape reserves more.
             reserve(utf8.count + 2)

@@ -31,7 +31,6 @@ extension Location {
             self.init(segments: inner.segments, query: inner.query, scheme: outer.scheme, host: outer.host)
             return
         }
-        var text = text
         self = try text.withUTF8Buffer { (bytes) throws(LinkError) -> Location in try Location(bytes: bytes) }
     }
 

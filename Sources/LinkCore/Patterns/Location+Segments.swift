@@ -3,8 +3,7 @@ extension Location {
     /// `nil` for a malformed escape, invalid UTF-8 or a control character. For the server's own API paths, which
     /// need no full location parsing.
     public static func segments(ofPath path: String) -> [String]? {
-        var path = path
-        return path.withUTF8 { bytes -> [String]? in
+        return path.withUTF8Bytes { bytes -> [String]? in
             var segments: [String] = []
             var start = 0
             while start < bytes.count {

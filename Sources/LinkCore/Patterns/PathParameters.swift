@@ -73,6 +73,24 @@ public struct PathParameters: Sendable, Hashable, RandomAccessCollection {
         return .object(object)
     }
 
+    /// ``json()`` written into `writer`: each name and value passed from where it is kept rather than copied out
+    /// through the collection's elements (a copy of a name retains and releases it, on the pattern's layout that
+    /// every thread reads).
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if let layout {
+            for index in layout.names.indices {
+                writer.key(string: layout.names[index])
+                if layout.catchAllLast && index == layout.names.count - 1 {
+                    writer.string(value(at: index))
+                } else {
+                    writer.string(segments[layout.positions[index]])
+                }
+            }
+        }
+        writer.endObject()
+    }
+
     public static func == (lhs: PathParameters, rhs: PathParameters) -> Bool {
         lhs.names == rhs.names && lhs.values == rhs.values
     }

@@ -45,7 +45,6 @@ enum PercentCoding {
 
     /// Decodes a string's escapes; see ``decode(_:allowControls:)``.
     static func decode(_ text: String, allowControls: Bool) throws(Failure) -> String {
-        var text = text
         return try text.withUTF8Buffer { (buffer) throws(Failure) -> String in
             try decode(buffer, allowControls: allowControls)
         }
@@ -67,8 +66,7 @@ enum PercentCoding {
     /// With `rawNonASCII`, bytes of non-ASCII characters are kept as they are (IRI style, used for patterns).
     static func encode(_ text: String, allowing allowed: ByteSet, rawNonASCII: Bool = false, into output: inout [UInt8])
     {
-        var text = text
-        text.withUTF8 { bytes in
+        text.withUTF8Bytes { bytes in
             var runStart = 0
             for index in 0..<bytes.count {
                 let byte = bytes[index]

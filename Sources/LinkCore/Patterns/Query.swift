@@ -60,7 +60,6 @@ extension Query {
     ///
     /// A malformed escape or invalid UTF-8 is `invalid_url`.
     public init(parsing raw: String) throws(LinkError) {
-        var raw = raw
         self = try raw.withUTF8Buffer { (buffer) throws(LinkError) -> Query in try Query(bytes: buffer) }
     }
 

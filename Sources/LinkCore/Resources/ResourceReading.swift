@@ -40,7 +40,7 @@ extension ResourceReading {
         writer.int(resource.revision)
         writer.endObject()
         writer.key("params")
-        writer.stringObject(params.lazy.map { ($0.name, $0.value) })
+        params.write(to: &writer)
         writer.key("query")
         writer.stringObject(query.lazy.map { ($0.key, $0.value) })
         writer.endObject()

@@ -118,7 +118,7 @@ extension Resolution {
         writer.string(route.pattern.description)
         writer.endObject()
         writer.key("params")
-        writer.stringObject(params.lazy.map { ($0.name, $0.value) })
+        params.write(to: &writer)
         writer.key("query")
         writer.stringObject(location.query.map.lazy.map { ($0.key, $0.value) })
         writer.key("queryItems")

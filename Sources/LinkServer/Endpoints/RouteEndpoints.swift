@@ -55,7 +55,8 @@ struct RouteEndpoints {
                 let resolveRequest = try ResolveRequest(json: request.jsonBody())
                 return .now(
                     try RouteEndpoints.resolve(metrics) { () throws(LinkError) in
-                        try registry.resolver.resolve(resolveRequest)
+                        try registry.withResolver { (resolver) throws(LinkError) in try resolver.resolve(resolveRequest)
+                        }
                     })
             },
             Endpoint("GET", "/v1/resolve", .read) { [registry, metrics] request, _ in
@@ -77,8 +78,10 @@ struct RouteEndpoints {
                 }
                 return .now(
                     try RouteEndpoints.resolve(metrics) { () throws(LinkError) in
-                        try registry.resolver.resolve(
-                            location: url, current: current, evaluateRules: evaluate, hashMode: hashMode)
+                        try registry.withResolver { (resolver) throws(LinkError) in
+                            try resolver.resolve(
+                                location: url, current: current, evaluateRules: evaluate, hashMode: hashMode)
+                        }
                     })
             },
             Endpoint("POST", "/v1/locate", .read) { [registry] request, _ in

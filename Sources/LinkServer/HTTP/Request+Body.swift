@@ -11,10 +11,9 @@ extension Request {
     /// `application/json` or `application/…+json`, any case, with no charset other than UTF-8. Compares bytes:
     /// this runs for every request with a body.
     static func isJSONMediaType(_ type: String) -> Bool {
-        var text = type
         // `nil`: not JSON; `.some(nil)`: JSON without parameters; `.some(offset)`: JSON, parameters after the `;`
         // at `offset`.
-        let semicolon: Int?? = text.withUTF8 { bytes in
+        let semicolon: Int?? = type.withUTF8Bytes { bytes in
             // The media type: up to the first `;`, spaces trimmed, ASCII case-insensitive.
             let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
             var lower = 0

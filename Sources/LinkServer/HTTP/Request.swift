@@ -50,8 +50,7 @@ struct Request: Sendable {
     /// A request target's path and raw query (`nil` without a `?`).
     private static func split(_ target: String) -> (path: String, rawQuery: String?) {
         // Searched in the contiguous bytes: the generic search over the UTF-8 view costs several times more.
-        var text = target
-        guard let offset = text.withUTF8({ $0.firstIndex(of: UInt8(ascii: "?")) }) else { return (target, nil) }
+        guard let offset = target.withUTF8Bytes({ $0.firstIndex(of: UInt8(ascii: "?")) }) else { return (target, nil) }
         let utf8 = target.utf8
         let mark = utf8.index(utf8.startIndex, offsetBy: offset)
         return (String(target[..<mark]), String(target[utf8.index(after: mark)...]))

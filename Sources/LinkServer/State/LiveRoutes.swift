@@ -61,7 +61,9 @@ final class LiveRoutes: Sendable {
 
     /// Runs `body` with the current resolver, lent from the published snapshot rather than copied out of it (a copy
     /// retains every part of the route table).
-    func withResolver<Result>(_ body: (borrowing Resolver) throws -> Result) rethrows -> Result {
+    func withResolver<Result, Failure: Error>(
+        _ body: (borrowing Resolver) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         try state.snapshot.lend(body)
     }
 

@@ -27,7 +27,10 @@ final class LiveState<Value: Sendable>: Sendable {
         }
 
         /// Runs `body` with the value lent, not copied (a copy of a struct retains each of its parts).
-        func lend<Result>(_ body: (borrowing Value) throws -> Result) rethrows -> Result { try body(value) }
+        func lend<Result, Failure: Error>(_ body: (borrowing Value) throws(Failure) -> Result) throws(Failure) -> Result
+        {
+            try body(value)
+        }
     }
 
     /// What a write computed: the value to publish, the answer for the caller, and how to make it durable.

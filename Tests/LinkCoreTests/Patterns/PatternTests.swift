@@ -136,4 +136,16 @@ import Testing
         #expect(error?.details["position"] == .int(position))
         #expect(error?.details["reason"]?.stringValue?.contains(reason) == true, "\(String(describing: error))")
     }
+
+    @Test(arguments: [
+        ("/users/:id/posts/:postId", ["users", "42", "posts", "a \"b\""]),
+        ("/files/*path", ["files", "a", "b c", "d"]),
+        ("/:lang/docs/*rest", ["fr", "docs", "x"]),
+        ("/plain", ["plain"]),
+    ])
+    func writesParametersAsTheirJSON(text: String, segments: [String]) throws {
+        let parameters = try Pattern(text).parameters(in: segments)
+        #expect(JSONValue(writtenBy: parameters.write(to:)) == parameters.json())
+        #expect(JSONValue(writtenBy: parameters.write(to:)).objectValue?.count == parameters.count)
+    }
 }
