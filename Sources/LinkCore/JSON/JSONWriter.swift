@@ -133,6 +133,12 @@ public struct JSONWriter: ~Copyable {
         quoted(value)
     }
 
+    /// UTF-8 bytes as a string, escaped as ``string(_:)`` escapes (for text already encoded into bytes).
+    public mutating func string(utf8 bytes: ArraySlice<UInt8>) {
+        separate()
+        bytes.withUnsafeBufferPointer { quoted(utf8: $0) }
+    }
+
     /// A string, or `null` when `nil`.
     public mutating func string(_ value: String?) {
         guard let value else { return null() }
@@ -237,47 +243,49 @@ public struct JSONWriter: ~Copyable {
     /// `text` as a JSON string literal: `"`, `\`, and control characters escaped (`\n`, `\r`, `\t`, else `\u00XX`),
     /// everything else as is.
     private mutating func quoted(_ text: String) {
-        text.withUTF8Bytes { utf8 in
-            var runStart = JSONWriter.firstEscaped(utf8)
-            // Room for the text up to its first escape and both quotes; each escape reserves more.
-            reserve(utf8.count + 2)
+        text.withUTF8Bytes { quoted(utf8: $0) }
+    }
+
+    private mutating func quoted(utf8: UnsafeBufferPointer<UInt8>) {
+        var runStart = JSONWriter.firstEscaped(utf8)
+        // Room for the text up to its first escape and both quotes; each escape reserves more.
+        reserve(utf8.count + 2)
+        buffer[count] = UInt8(ascii: "\"")
+        count += 1
+        guard runStart < utf8.count else {
+            // Nothing to escape (nearly every string): one copy.
+            putReserved(utf8)
             buffer[count] = UInt8(ascii: "\"")
             count += 1
-            guard runStart < utf8.count else {
-                // Nothing to escape (nearly every string): one copy.
-                putReserved(utf8)
-                buffer[count] = UInt8(ascii: "\"")
-                count += 1
-                return
-            }
-            putReserved(UnsafeBufferPointer(rebasing: utf8[0..<runStart]))
-            for position in runStart..<utf8.count {
-                let byte = utf8[position]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                reserve(6 + utf8.count - runStart)
-                putReserved(UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
-                runStart = position + 1
-                buffer[count] = UInt8(ascii: "\\")
-                switch byte {
-                case 0x22: buffer[count + 1] = 0x22
-                case 0x5C: buffer[count + 1] = 0x5C
-                case 0x0A: buffer[count + 1] = UInt8(ascii: "n")
-                case 0x0D: buffer[count + 1] = UInt8(ascii: "r")
-                case 0x09: buffer[count + 1] = UInt8(ascii: "t")
-                default:
-                    buffer[count + 1] = UInt8(ascii: "u")
-                    buffer[count + 2] = UInt8(ascii: "0")
-                    buffer[count + 3] = UInt8(ascii: "0")
-                    buffer[count + 4] = JSONWriter.hexDigits.utf8Start[Int(byte >> 4)]
-                    buffer[count + 5] = JSONWriter.hexDigits.utf8Start[Int(byte & 0x0F)]
-                    count += 4
-                }
-                count += 2
-            }
-            putReserved(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-            buffer[count] = UInt8(ascii: "\"")
-            count += 1
+            return
         }
+        putReserved(UnsafeBufferPointer(rebasing: utf8[0..<runStart]))
+        for position in runStart..<utf8.count {
+            let byte = utf8[position]
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            reserve(6 + utf8.count - runStart)
+            putReserved(UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+            runStart = position + 1
+            buffer[count] = UInt8(ascii: "\\")
+            switch byte {
+            case 0x22: buffer[count + 1] = 0x22
+            case 0x5C: buffer[count + 1] = 0x5C
+            case 0x0A: buffer[count + 1] = UInt8(ascii: "n")
+            case 0x0D: buffer[count + 1] = UInt8(ascii: "r")
+            case 0x09: buffer[count + 1] = UInt8(ascii: "t")
+            default:
+                buffer[count + 1] = UInt8(ascii: "u")
+                buffer[count + 2] = UInt8(ascii: "0")
+                buffer[count + 3] = UInt8(ascii: "0")
+                buffer[count + 4] = JSONWriter.hexDigits.utf8Start[Int(byte >> 4)]
+                buffer[count + 5] = JSONWriter.hexDigits.utf8Start[Int(byte & 0x0F)]
+                count += 4
+            }
+            count += 2
+        }
+        putReserved(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        buffer[count] = UInt8(ascii: "\"")
+        count += 1
     }
 
     /// The position of the first byte of `utf8` that must be escaped (a control character, `"` or `\`), or its

@@ -44,26 +44,30 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// ``description`` from the canonical ``path`` already written out.
-    func description(path: String) -> String {
-        guard !query.isEmpty else { return path }
-        var output = Array(path.utf8)
-        output.append(UInt8(ascii: "?"))
-        query.encode(into: &output)
-        return String(decoding: output, as: UTF8.self)
+    /// ``description``'s bytes and where its path ends: an answer that writes the location, its path and the paths
+    /// of its parents' parts encodes them once and writes slices (``pathPrefixEnd(in:segments:)``).
+    func encodedText() -> (bytes: [UInt8], pathEnd: Int) {
+        var output: [UInt8] = []
+        encodePath(into: &output)
+        let pathEnd = output.count
+        if !query.isEmpty {
+            output.append(UInt8(ascii: "?"))
+            query.encode(into: &output)
+        }
+        return (output, pathEnd)
     }
 
-    /// The canonical path of the first `segments` segments, cut from the canonical `path` of a location with at
-    /// least that many: the same as ``path(prefix:)`` (a segment's own `/` is encoded, so each `/` of a canonical
-    /// path starts a segment).
-    static func pathPrefix(_ path: String, segments count: Int) -> String {
-        guard count > 0 else { return "/" }
+    /// Where the canonical path of the first `count` segments ends in the canonical `path` of a location with at
+    /// least that many: the same text as ``path(prefix:)`` (a segment's own `/` is encoded, so each `/` of a
+    /// canonical path starts a segment, and the path of no segments is the leading `/`).
+    static func pathPrefixEnd(in path: ArraySlice<UInt8>, segments count: Int) -> Int {
+        guard count > 0 else { return path.startIndex + 1 }
         var seen = 0
-        for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: "/") {
-            if seen == count { return String(path[..<index]) }
+        for index in path.indices where path[index] == UInt8(ascii: "/") {
+            if seen == count { return index }
             seen += 1
         }
-        return path
+        return path.endIndex
     }
 
     /// The canonical path of the first `count` segments (a parent route's part of the location).

@@ -102,14 +102,15 @@ extension Resolution {
     /// The response body of `POST /v1/resolve` (API.md §2), keys in the contract's order, `sameRoute` only when set;
     /// written straight into `writer`, without building a tree (the hot path).
     public func write(to writer: inout JSONWriter) {
-        // The canonical path is encoded once: the location is it plus the query, and every chain entry's location
-        // is one of its prefixes.
-        let path = location.path
+        // The canonical location is encoded once: the path is its start, and every chain entry's location is one of
+        // the path's prefixes.
+        let (text, pathEnd) = location.encodedText()
+        let path = text[..<pathEnd]
         writer.beginObject()
         writer.key("location")
-        writer.string(location.description(path: path))
+        writer.string(utf8: text[...])
         writer.key("path")
-        writer.string(path)
+        writer.string(utf8: path)
         writer.key("route")
         writer.beginObject()
         writer.key("name")
@@ -146,7 +147,8 @@ extension Resolution {
             writer.string(chained.name)
             writer.key("location")
             writer.string(
-                index == routeIndex ? path : Location.pathPrefix(path, segments: chained.pattern.segments.count))
+                utf8: index == routeIndex
+                    ? path : path[..<Location.pathPrefixEnd(in: path, segments: chained.pattern.segments.count)])
             writer.endObject()
         }
         writer.endArray()

@@ -41,11 +41,11 @@ struct ResourceEndpoints {
         var loc: String?
         var name: String?
         var params = ParameterValues()
-        for (key, value) in try request.queryItems() {
-            switch key {
-            case "loc": loc = value
-            case "name": name = value
-            default: params[key] = value
+        for item in try request.query() {
+            switch item.name {
+            case "loc": loc = item.value
+            case "name": name = item.value
+            default: params[item.name] = item.value
             }
         }
         let registry = state.snapshot

@@ -64,12 +64,12 @@ struct RouteEndpoints {
                 var current: String?
                 var evaluate = true
                 var hashMode = false
-                for (key, value) in try request.queryItems() {
-                    switch key {
-                    case "url": url = value
-                    case "current": current = value
-                    case "evaluate": evaluate = try RouteEndpoints.flag(value, "evaluate")
-                    case "hashMode": hashMode = try RouteEndpoints.flag(value, "hashMode")
+                for item in try request.query() {
+                    switch item.name {
+                    case "url": url = item.value
+                    case "current": current = item.value
+                    case "evaluate": evaluate = try RouteEndpoints.flag(item.value, "evaluate")
+                    case "hashMode": hashMode = try RouteEndpoints.flag(item.value, "hashMode")
                     default: continue
                     }
                 }

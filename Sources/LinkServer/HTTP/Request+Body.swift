@@ -61,8 +61,13 @@ extension Request {
     /// The query string split into decoded items (API.md §2 rules: `+` is a plus, a key without `=` is `""`).
     /// Malformed escapes give `invalid_url`.
     func queryItems() throws(LinkError) -> [(String, String)] {
+        try query().map { ($0.name, $0.value) }
+    }
+
+    /// ``queryItems()`` as parsed, without copying them into pairs (for the endpoints on the hot path).
+    func query() throws(LinkError) -> [QueryItem] {
         guard let rawQuery, !rawQuery.isEmpty else { return [] }
-        return try Query(parsing: rawQuery).items.map { ($0.name, $0.value) }
+        return try Query(parsing: rawQuery).items
     }
 
     /// The last value of query parameter `name`.

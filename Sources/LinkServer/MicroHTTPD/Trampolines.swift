@@ -5,7 +5,9 @@ import CMicroHTTPD
 #endif
 
 /// The C callbacks handed to libmicrohttpd. Each recovers the ``Daemon`` from its `void *cls` (passed unretained:
-/// the daemon outlives the MHD daemon it starts) and forwards to it. Kept as `static let`s of an enum: a closure
+/// the daemon outlives the MHD daemon it starts) and forwards to it; the per-request ones borrow it
+/// (`_withUnsafeGuaranteedRef`) rather than retain it, since every worker thread would otherwise write the daemon's
+/// reference count several times per request. Kept as `static let`s of an enum: a closure
 /// written inside `main.swift` or `@main` would be isolated to the main actor and trap on MHD's threads.
 enum Trampolines {
     /// `MHD_AcceptPolicyCallback`: whether a connection just accepted may stay open (not while the daemon stops).
@@ -18,19 +20,21 @@ enum Trampolines {
     static let accessHandler: MHD_AccessHandlerCallback = {
         cls, connection, url, method, version, uploadData, uploadDataSize, requestState in
         guard let cls, let connection, let method, let uploadDataSize, let requestState else { return .NO }
-        let daemon = Unmanaged<Daemon>.fromOpaque(cls).takeUnretainedValue()
-        return daemon.handleAccess(
-            connection: connection, method: method, line: RequestLine(url: url, version: version),
-            uploadData: uploadData, uploadDataSize: uploadDataSize, requestState: requestState)
+        return Unmanaged<Daemon>.fromOpaque(cls)._withUnsafeGuaranteedRef {
+            $0.handleAccess(
+                connection: connection, method: method, line: RequestLine(url: url, version: version),
+                uploadData: uploadData, uploadDataSize: uploadDataSize, requestState: requestState)
+        }
     }
 
     /// `MHD_RequestCompletedCallback`: frees the per-request state made by ``uriLog``.
     static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, requestState, termination in
         guard let cls, let requestState, let raw = requestState.pointee else { return }
         requestState.pointee = nil
-        let daemon = Unmanaged<Daemon>.fromOpaque(cls).takeUnretainedValue()
         let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeRetainedValue()
-        daemon.requestCompleted(state, termination: termination)
+        Unmanaged<Daemon>.fromOpaque(cls)._withUnsafeGuaranteedRef {
+            $0.requestCompleted(state, termination: termination)
+        }
     }
 
     /// `MHD_OPTION_EXTERNAL_LOGGER` (through `cmhd_format_log`, which formats the line): one of libmicrohttpd's log
@@ -44,7 +48,6 @@ enum Trampolines {
     /// per-request state that MHD then passes to every other callback of the request.
     static let uriLog: cmhd_uri_log_callback = { cls, uri, connection in
         guard let cls else { return nil }
-        let daemon = Unmanaged<Daemon>.fromOpaque(cls).takeUnretainedValue()
         let watched = connection.flatMap { cmhd_connection_socket_context($0) }.map {
             Unmanaged<WatchedConnection>.fromOpaque($0).takeUnretainedValue()
         }
@@ -57,7 +60,7 @@ enum Trampolines {
             cmhd_hide_query_from_argument_parser(uri)
         }
         let state = ConnectionState(rawTarget: target, rawTargetBytes: bytes, watched: watched)
-        daemon.requestStarted()
+        Unmanaged<Daemon>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.requestStarted() }
         return Unmanaged.passRetained(state).toOpaque()
     }
 

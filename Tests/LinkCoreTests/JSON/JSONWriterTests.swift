@@ -89,6 +89,13 @@ import Testing
             writer.string(text)
             #expect(writer.bytes == Self.expected(text), "\(Array(text.utf8))")
             #expect(try JSONParser.parse(writer.bytes) == .string(text))
+            // The same text handed over as bytes, whole and as a slice that does not start at zero.
+            var fromBytes = JSONWriter(capacity: 1)
+            fromBytes.beginArray()
+            fromBytes.string(utf8: Array(text.utf8)[...])
+            fromBytes.string(utf8: Array(("ab" + text).utf8)[2...])
+            fromBytes.endArray()
+            #expect(try JSONParser.parse(fromBytes.bytes) == .array([.string(text), .string(text)]))
         }
     }
 

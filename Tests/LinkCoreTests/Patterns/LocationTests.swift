@@ -148,9 +148,9 @@ import Testing
         #expect(location.path(prefix: 0) == "/")
     }
 
-    /// The answer writer cuts the chain's locations from the encoded path (`pathPrefix`) and appends the query to it
-    /// (`description(path:)`): both agree with encoding the segments again.
-    @Test func prefixesCutFromTheEncodedPathAgreeWithEncoding() {
+    /// The answer writer encodes the location once (`encodedText()`) and cuts the path and the chain's locations
+    /// from it (`pathPrefixEnd`): all agree with encoding the segments again.
+    @Test func prefixesCutFromTheEncodedTextAgreeWithEncoding() {
         var generator = SystemRandomNumberGenerator()
         let pieces = ["a", "/", "%", "é", "清", " ", "?", "#", "x/y", "%2F", "~", "-", "Z9"]
         for _ in 0..<2_000 {
@@ -160,10 +160,13 @@ import Testing
             }
             let query = Bool.random(using: &generator) ? Query() : Query([QueryItem("q", "a&b /")])
             let location = Location(segments: segments, query: query)
-            let path = location.path
-            #expect(location.description(path: path) == location.description)
+            let (text, pathEnd) = location.encodedText()
+            #expect(String(decoding: text, as: UTF8.self) == location.description)
+            let path = text[..<pathEnd]
+            #expect(String(decoding: path, as: UTF8.self) == location.path)
             for count in 0...location.segments.count {
-                #expect(Location.pathPrefix(path, segments: count) == location.path(prefix: count))
+                let end = Location.pathPrefixEnd(in: path, segments: count)
+                #expect(String(decoding: path[..<end], as: UTF8.self) == location.path(prefix: count))
             }
         }
     }
