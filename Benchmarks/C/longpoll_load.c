@@ -86,18 +86,22 @@ static void fail(const char *format, ...) {
     exit(1);
 }
 
-static long rss_kib(int pid) {
+/* One of the memory lines of /proc/PID/status (VmRSS:, RssAnon:, RssFile:) in KiB; -1 when unknown. */
+static long status_kib(int pid, const char *field) {
     if (pid <= 0) return -1;
     char path[64], line[256];
     snprintf(path, sizeof path, "/proc/%d/status", pid);
     FILE *file = fopen(path, "r");
     if (file == NULL) return -1;
     long kib = -1;
+    size_t length = strlen(field);
     while (fgets(line, sizeof line, file))
-        if (strncmp(line, "VmRSS:", 6) == 0) kib = strtol(line + 6, NULL, 10);
+        if (strncmp(line, field, length) == 0) kib = strtol(line + length, NULL, 10);
     fclose(file);
     return kib;
 }
+
+static long rss_kib(int pid) { return status_kib(pid, "VmRSS:"); }
 
 static void watch(struct conn *c, unsigned int events, int op) {
     struct epoll_event event = {.events = events, .data.ptr = c};
@@ -406,6 +410,9 @@ int main(int argc, char **argv) {
     hold_polls(polls, n);
     settle_held(n, 0.5 + n / 20000.0);
     long rss_held = rss_kib(pid);
+    /* RSS in two parts: private memory, and pages of mapped files (code and data of the program and its libraries,
+     * shared with every process that maps them). */
+    long rss_held_anon = status_kib(pid, "RssAnon:"), rss_held_file = status_kib(pid, "RssFile:");
 
     long total = (long)n * (strcmp(mode, "latency") == 0 ? rounds : 1);
     double *latencies = calloc((size_t)total, sizeof *latencies);
@@ -473,9 +480,11 @@ int main(int argc, char **argv) {
     long rss_after = rss_kib(pid);
     qsort(latencies, (size_t)delivered, sizeof *latencies, compare);
     printf("mode=%s subscribers=%d rounds=%d delivered=%ld all_answered_ms=%.1f emit_answer_ms=%.2f "
-           "p50_ms=%.2f p99_ms=%.2f max_ms=%.2f rss_before_kib=%ld rss_held_kib=%ld rss_after_kib=%ld\n",
+           "p50_ms=%.2f p99_ms=%.2f max_ms=%.2f rss_before_kib=%ld rss_held_kib=%ld rss_after_kib=%ld "
+           "rss_held_anon_kib=%ld rss_held_file_kib=%ld\n",
            mode, n, round_count, delivered, all_answered_ms, emit_answer_ms, percentile(latencies, delivered, 0.5),
-           percentile(latencies, delivered, 0.99), latencies[delivered - 1], rss_before, rss_held, rss_after);
+           percentile(latencies, delivered, 0.99), latencies[delivered - 1], rss_before, rss_held, rss_after,
+           rss_held_anon, rss_held_file);
     for (int i = 0; i < n; i++) close(polls[i].fd);
     close(emitter.fd);
     return 0;
