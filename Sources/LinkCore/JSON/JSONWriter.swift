@@ -246,6 +246,7 @@ public struct JSONWriter: ~Copyable {
         text.withUTF8Bytes { quoted(utf8: $0) }
     }
 
+    /// ``quoted(_:)`` of text already in UTF-8.
     private mutating func quoted(utf8: UnsafeBufferPointer<UInt8>) {
         var runStart = JSONWriter.firstEscaped(utf8)
         // Room for the text up to its first escape and both quotes; each escape reserves more.

@@ -55,7 +55,8 @@ struct RouteEndpoints {
                 let resolveRequest = try ResolveRequest(json: request.jsonBody())
                 return .now(
                     try RouteEndpoints.resolve(metrics) { () throws(LinkError) in
-                        try registry.withResolver { (resolver) throws(LinkError) in try resolver.resolve(resolveRequest)
+                        try registry.withResolver { (resolver) throws(LinkError) in
+                            try resolver.resolve(resolveRequest)
                         }
                     })
             },
