@@ -105,8 +105,7 @@ final class Application: Sendable {
             let linksDispatcher = LinksDispatcher(
                 engine: links, association: association, hosts: config.linkHosts, appEndpoints: appEndpoints,
                 auth: auth, logger: logger, accessLogLevel: config.accessLogLevel, storeWorkers: storeWorkers,
-                trustedProxies: config.trustedProxies)
-            linksDispatcher.observe { [metrics] in metrics.record($0) }
+                trustedProxies: config.trustedProxies, observer: { [metrics] in metrics.record($0) })
             linksDaemon = Daemon(settings: settings, handler: linksDispatcher, logger: logger)
         } else {
             linksDaemon = nil
@@ -122,9 +121,8 @@ final class Application: Sendable {
         endpointList = endpoints
         dispatcher = APIDispatcher(
             endpoints: endpoints, auth: auth, logger: logger, accessLogLevel: config.accessLogLevel,
-            storeWorkers: storeWorkers)
+            storeWorkers: storeWorkers, observer: { [metrics] in metrics.record($0) })
         daemon = Daemon(settings: config.server, handler: dispatcher, logger: logger)
-        dispatcher.observe { [metrics] in metrics.record($0) }
         metrics.gauge("linkserver_routes") { [routes] in routes.count }
         metrics.gauge("linkserver_subscriptions_open") { [hub] in hub.subscriptionCount }
         metrics.gauge("linkserver_polls_waiting") { [hub] in hub.waitingCount }

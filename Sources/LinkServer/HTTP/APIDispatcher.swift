@@ -1,6 +1,5 @@
 import LinkCore
 import Logging
-import Synchronization
 
 /// The request dispatcher libmicrohttpd calls: finds the endpoint, checks tokens and content type, runs it, and
 /// turns every error into the envelope of API.md §1. Never blocks.
@@ -9,7 +8,9 @@ final class APIDispatcher: RequestHandler {
     private let auth: TokenCheck
     private let logger: Logger
     private let accessLogLevel: Logger.Level?
-    private let observers: Mutex<[@Sendable (RequestSummary) -> Void]> = Mutex([])
+    /// Run after every request (metrics). Fixed when the dispatcher is made: read on every request by every worker
+    /// thread, so it takes no lock (a lock is a write to a line both cores share).
+    private let observer: (@Sendable (RequestSummary) -> Void)?
     /// With a shared store: where the endpoints that wait on it run.
     private let storeWorkers: StoreWorkers?
     /// The label of a path no endpoint has.
@@ -17,18 +18,14 @@ final class APIDispatcher: RequestHandler {
 
     init(
         endpoints: [Endpoint], auth: TokenCheck, logger: Logger, accessLogLevel: Logger.Level?,
-        storeWorkers: StoreWorkers? = nil
+        storeWorkers: StoreWorkers? = nil, observer: (@Sendable (RequestSummary) -> Void)? = nil
     ) {
         self.table = EndpointTable(endpoints)
+        self.observer = observer
         self.storeWorkers = storeWorkers
         self.auth = auth
         self.logger = logger
         self.accessLogLevel = accessLogLevel
-    }
-
-    /// Adds a callback run after every request (metrics).
-    func observe(_ observer: @escaping @Sendable (RequestSummary) -> Void) {
-        observers.withLock { $0.append(observer) }
     }
 
     func handle(_ request: Request) -> (endpoint: EndpointLabel, reply: Reply) {
@@ -81,7 +78,7 @@ final class APIDispatcher: RequestHandler {
 
     func completed(_ summary: RequestSummary) {
         summary.log(to: logger, level: accessLogLevel)
-        for observer in observers.withLock({ $0 }) { observer(summary) }
+        observer?(summary)
     }
 }
 

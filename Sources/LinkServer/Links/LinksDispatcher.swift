@@ -13,7 +13,8 @@ final class LinksDispatcher: RequestHandler {
     private let storeWorkers: StoreWorkers?
     private let auth: TokenCheck
     private let limiter: Mutex<SlidingWindowLimiter>
-    private let observers: Mutex<[@Sendable (RequestSummary) -> Void]> = Mutex([])
+    /// Run after every request (metrics); fixed at creation, as ``APIDispatcher``'s.
+    private let observer: (@Sendable (RequestSummary) -> Void)?
     private let logger: Logger
     private let accessLogLevel: Logger.Level?
     private let classifier = UserAgentCache()
@@ -36,9 +37,10 @@ final class LinksDispatcher: RequestHandler {
     init(
         engine: LinkEngine, association: AssociationFiles, hosts: [String]?, appEndpoints: [Endpoint],
         auth: TokenCheck, logger: Logger, accessLogLevel: Level?, storeWorkers: StoreWorkers? = nil,
-        trustedProxies: TrustedProxies = TrustedProxies()
+        trustedProxies: TrustedProxies = TrustedProxies(), observer: (@Sendable (RequestSummary) -> Void)? = nil
     ) {
         self.trustedProxies = trustedProxies
+        self.observer = observer
         self.engine = engine
         self.association = association
         self.hosts = hosts.map(HostAllowList.init)
@@ -59,11 +61,6 @@ final class LinksDispatcher: RequestHandler {
     }
 
     typealias Level = Logger.Level
-
-    /// Adds a callback run after every request (metrics).
-    func observe(_ observer: @escaping @Sendable (RequestSummary) -> Void) {
-        observers.withLock { $0.append(observer) }
-    }
 
     func handle(_ request: Request) -> (endpoint: EndpointLabel, reply: Reply) {
         if let hosts, !hosts.allows(LinksDispatcher.hostName(request.headers[.host])) {
@@ -211,7 +208,7 @@ final class LinksDispatcher: RequestHandler {
 
     func completed(_ summary: RequestSummary) {
         summary.log(to: logger, level: accessLogLevel, listener: "links")
-        for observer in observers.withLock({ $0 }) { observer(summary) }
+        observer?(summary)
     }
 }
 

@@ -215,6 +215,16 @@ import Testing
             #expect(metrics.contains(#"linkserver_link_decisions_total{decision="redirect",platform="desktop"} 100"#))
             #expect(metrics.contains(#"linkserver_link_decisions_total{decision="expired",platform="desktop"} 901"#))
             #expect(metrics.contains(#"linkserver_link_decisions_total{decision="expired",platform="ios"} 1"#))
+            // Every request of the listener is counted under its label too (a request is counted once its answer
+            // was sent, so the last ones may be counted just after the client read them).
+            #expect(
+                try waitUntil {
+                    let text = try server.client().get("/metrics").text
+                    return text.contains(
+                        #"linkserver_http_requests_total{endpoint="links:click",method="GET",status="302"} 1000"#)
+                        && text.contains(
+                            #"linkserver_http_requests_total{endpoint="links:click",method="GET",status="410"} 1"#)
+                })
         }
     }
 
