@@ -34,15 +34,7 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The canonical location: path, then `?` and the encoded query when there is one (`/users/42?tab=posts`).
-    public var description: String {
-        var output: [UInt8] = []
-        encodePath(into: &output)
-        if !query.isEmpty {
-            output.append(UInt8(ascii: "?"))
-            query.encode(into: &output)
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
+    public var description: String { String(decoding: encodedText().bytes, as: UTF8.self) }
 
     /// ``description``'s bytes and where its path ends: an answer that writes the location, its path and the paths
     /// of its parents' parts encodes them once and writes slices (``pathPrefixEnd(in:segments:)``).

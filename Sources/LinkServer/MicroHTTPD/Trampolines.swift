@@ -7,8 +7,8 @@ import CMicroHTTPD
 /// The C callbacks handed to libmicrohttpd. Each recovers the ``Daemon`` from its `void *cls` (passed unretained:
 /// the daemon outlives the MHD daemon it starts) and forwards to it; the per-request ones borrow it
 /// (`_withUnsafeGuaranteedRef`) rather than retain it, since every worker thread would otherwise write the daemon's
-/// reference count several times per request. Kept as `static let`s of an enum: a closure
-/// written inside `main.swift` or `@main` would be isolated to the main actor and trap on MHD's threads.
+/// reference count several times per request. Kept as `static let`s of an enum: a closure written inside
+/// `main.swift` or `@main` would be isolated to the main actor and trap on MHD's threads.
 enum Trampolines {
     /// `MHD_AcceptPolicyCallback`: whether a connection just accepted may stay open (not while the daemon stops).
     static let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
