@@ -213,6 +213,15 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
+    /// Members already written by a `JSONWriter` (`"key":value`, comma-separated), appended as they are inside the
+    /// object being written: a route's constant part of a resolve answer (``RouteAnswerParts``).
+    public mutating func members(_ json: UnsafeBufferPointer<UInt8>) {
+        guard !json.isEmpty else { return }
+        separate()
+        reserve(json.count)
+        putReserved(json)
+    }
+
     /// A `{"key": "value", …}` object of strings, in order.
     public mutating func stringObject(_ pairs: some Sequence<(String, String)>) {
         beginObject()

@@ -111,13 +111,9 @@ extension Resolution {
         writer.string(utf8: text[...])
         writer.key("path")
         writer.string(utf8: path)
-        writer.key("route")
-        writer.beginObject()
-        writer.key("name")
-        writer.string(route.name)
-        writer.key("pattern")
-        writer.string(route.pattern.description)
-        writer.endObject()
+        // The route's constant members ("route", then "destination" and "presentation", and its entry in
+        // "matches") are rendered once, by ``RouteAnswerParts/init(rendering:)`` below, and copied.
+        route.withAnswerParts { writer.members($0.route) }
         writer.key("params")
         params.write(to: &writer)
         writer.key("query")
@@ -131,20 +127,14 @@ extension Resolution {
             writer.endArray()
         }
         writer.endArray()
-        writer.key("destination")
-        writer.value(route.destination)
-        writer.key("presentation")
-        writer.string(route.presentation)
+        route.withAnswerParts { writer.members($0.destination) }
         writer.key("matches")
         writer.beginArray()
         for index in route.chain {
             // As ``matches`` has them, without building them.
             let chained = fields.routes[index]
             writer.beginObject()
-            writer.key("pattern")
-            writer.string(chained.pattern.description)
-            writer.key("name")
-            writer.string(chained.name)
+            chained.withAnswerParts { writer.members($0.chainEntry) }
             writer.key("location")
             writer.string(
                 utf8: index == routeIndex
@@ -172,5 +162,52 @@ extension Resolution {
             writer.string(sameRoute.rawValue)
         }
         writer.endObject()
+    }
+}
+
+extension RouteAnswerParts {
+    /// The constant members of `route` in a resolve answer, in the contract's order and as ``Resolution/write(to:)``
+    /// places them: `"route":{"name","pattern"}`; `"destination"` and `"presentation"`; and, in `matches`,
+    /// `"pattern"` and `"name"` (each chained route's own, before its `"location"`).
+    convenience init(rendering route: Route) {
+        self.init(
+            route: Self.members { writer in
+                writer.key("route")
+                writer.beginObject()
+                writer.key("name")
+                writer.string(route.name)
+                writer.key("pattern")
+                writer.string(route.pattern.description)
+                writer.endObject()
+            },
+            destination: Self.members { writer in
+                writer.key("destination")
+                writer.value(route.destination)
+                writer.key("presentation")
+                writer.string(route.presentation)
+            },
+            chainEntry: Self.members { writer in
+                writer.key("pattern")
+                writer.string(route.pattern.description)
+                writer.key("name")
+                writer.string(route.name)
+            })
+    }
+
+    /// What `write` writes inside an object, without the object's braces.
+    private static func members(_ write: (inout JSONWriter) -> Void) -> ArraySlice<UInt8> {
+        var writer = JSONWriter(capacity: 128)
+        writer.beginObject()
+        write(&writer)
+        writer.endObject()
+        let object = writer.finish()
+        return object[1..<object.count - 1]
+    }
+}
+
+extension Route {
+    /// Calls `body` with the route's ``RouteAnswerParts``, rendered the first time they are needed.
+    func withAnswerParts<Result>(_ body: (RouteAnswerParts) -> Result) -> Result {
+        answerParts.withParts(render: { RouteAnswerParts(rendering: self) }, body)
     }
 }

@@ -16,6 +16,8 @@ public final class Route: Sendable {
     public let chain: [Int]
     /// The compiled `link` (API.md §7); `nil` when the route has none.
     public let link: RouteLink?
+    /// Its constant members of a resolve answer, once the route has been part of one.
+    let answerParts = RouteAnswerPartsSlot()
 
     init(
         pattern: Pattern, source: RouteSource, definition: RouteDefinition, caseInsensitive: Bool, parentIndex: Int?,

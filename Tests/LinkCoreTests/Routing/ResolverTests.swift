@@ -42,6 +42,49 @@ import Testing
         #expect(resolution.json().encodedString() == expected.encodedString())
     }
 
+    /// A route's constant members (its name and pattern, destination, presentation, and its entry in `matches`) are
+    /// rendered the first time it is part of an answer, as the leaf or in a chain, then copied: resolutions racing
+    /// to be the first all write the full answer, and a parent first met in a chain answers as its own leaf.
+    @Test func firstAnswersRacingAgree() async throws {
+        let resolver = try RoutingFixtures.resolver(
+            #"""
+            [{"path": "/orgs/:org", "name": "org", "destination": {"tab": "org \"main\"\n"}, "routes": [
+              {"path": "teams/:team", "name": "team", "presentation": "sheet"}]}]
+            """#)
+        let leaf = try RoutingFixtures.json(
+            #"""
+            {
+              "location": "/orgs/a/teams/b", "path": "/orgs/a/teams/b",
+              "route": {"name": "team", "pattern": "/orgs/:org/teams/:team"},
+              "params": {"org": "a", "team": "b"}, "query": {}, "queryItems": [],
+              "destination": null, "presentation": "sheet",
+              "matches": [
+                {"pattern": "/orgs/:org", "name": "org", "location": "/orgs/a"},
+                {"pattern": "/orgs/:org/teams/:team", "name": "team", "location": "/orgs/a/teams/b"}
+              ],
+              "redirects": []
+            }
+            """#)
+        let answers = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<16 {
+                group.addTask { try resolver.resolve(location: "/orgs/a/teams/b").json().encodedString() }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers == Array(repeating: leaf.encodedString(), count: 16))
+        #expect(
+            try resolver.resolve(location: "/orgs/z").json()
+                == RoutingFixtures.json(
+                    #"""
+                    {
+                      "location": "/orgs/z", "path": "/orgs/z", "route": {"name": "org", "pattern": "/orgs/:org"},
+                      "params": {"org": "z"}, "query": {}, "queryItems": [],
+                      "destination": {"tab": "org \"main\"\n"}, "presentation": null,
+                      "matches": [{"pattern": "/orgs/:org", "name": "org", "location": "/orgs/z"}], "redirects": []
+                    }
+                    """#))
+    }
+
     @Test func resolvesALocationWithQuery() throws {
         let resolution = try resolver().resolve(location: "/users/42/posts/7?tab=posts&x&tab=all")
         #expect(resolution.route.name == "userPost")
