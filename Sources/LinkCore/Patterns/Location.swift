@@ -27,11 +27,7 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The canonical path: `/` + encoded segments joined with `/` (`/users/42`, `/a%2Fb`, `/`).
-    public var path: String {
-        var output: [UInt8] = []
-        encodePath(into: &output)
-        return String(decoding: output, as: UTF8.self)
-    }
+    public var path: String { String(decoding: Location.encodedPath(segments[...]), as: UTF8.self) }
 
     /// The canonical location: path, then `?` and the encoded query when there is one (`/users/42?tab=posts`).
     public var description: String { String(decoding: encodedText().bytes, as: UTF8.self) }
@@ -39,8 +35,7 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
     /// ``description``'s bytes and where its path ends: an answer that writes the location, its path and the paths
     /// of its parents' parts encodes them once and writes slices (``pathPrefixEnd(in:segments:)``).
     func encodedText() -> (bytes: [UInt8], pathEnd: Int) {
-        var output: [UInt8] = []
-        encodePath(into: &output)
+        var output = Location.encodedPath(segments[...])
         let pathEnd = output.count
         if !query.isEmpty {
             output.append(UInt8(ascii: "?"))
@@ -64,9 +59,7 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
 
     /// The canonical path of the first `count` segments (a parent route's part of the location).
     public func path(prefix count: Int) -> String {
-        var output: [UInt8] = []
-        Location.encodePath(segments.prefix(count), into: &output)
-        return String(decoding: output, as: UTF8.self)
+        String(decoding: Location.encodedPath(segments.prefix(count)), as: UTF8.self)
     }
 
     /// The same location with another query.
@@ -74,16 +67,25 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
         Location(segments: segments, query: query, scheme: scheme, host: host)
     }
 
-    private func encodePath(into output: inout [UInt8]) {
-        Location.encodePath(segments[...], into: &output)
-    }
-
-    static func encodePath(_ segments: ArraySlice<String>, into output: inout [UInt8]) {
-        if segments.isEmpty { output.append(UInt8(ascii: "/")) }
-        output.reserveCapacity(output.count + segments.reduce(0) { $0 + $1.utf8.count + 1 } + 16)
-        for segment in segments {
-            output.append(UInt8(ascii: "/"))
-            PercentCoding.encode(segment, allowing: .pathSegment, into: &output)
+    /// `/` and each segment encoded for a path (``ByteSet/pathSegment``), joined with `/`; `/` for no segments.
+    static func encodedPath(_ segments: ArraySlice<String>) -> [UInt8] {
+        guard !segments.isEmpty else { return [UInt8(ascii: "/")] }
+        // Written through a pointer into scratch room for the worst case (every byte escaped), then copied once:
+        // `Array(unsafeUninitializedCapacity:)` would look up the array storage's generic type (see
+        // ``JSONWriter/finish(appending:)``).
+        let room = segments.reduce(0) { $0 + 1 + $1.utf8.count * 3 }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch in
+            var position = 0
+            for segment in segments {
+                scratch[position] = UInt8(ascii: "/")
+                position += 1
+                position += PercentCoding.encode(
+                    segment, allowing: .pathSegment, writingAt: scratch.baseAddress! + position)
+            }
+            var path: [UInt8] = []
+            path.reserveCapacity(position + 16)
+            path.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<position]))
+            return path
         }
     }
 }

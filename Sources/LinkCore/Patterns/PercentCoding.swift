@@ -66,19 +66,42 @@ enum PercentCoding {
     /// With `rawNonASCII`, bytes of non-ASCII characters are kept as they are (IRI style, used for patterns).
     static func encode(_ text: String, allowing allowed: ByteSet, rawNonASCII: Bool = false, into output: inout [UInt8])
     {
-        text.withUTF8Bytes { bytes in
-            var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                if allowed.contains(byte) || (rawNonASCII && byte >= 0x80) { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                output.append(UInt8(ascii: "%"))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
-                runStart = index + 1
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+        let room = text.utf8.count * 3
+        guard room > 0 else { return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch in
+            let count = encode(text, allowing: allowed, rawNonASCII: rawNonASCII, writingAt: scratch.baseAddress!)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
         }
+    }
+
+    /// Writes `text` at `output`, every byte outside `allowed` as `%XX`, and returns how many bytes it wrote;
+    /// `output` must have room for three bytes per byte of `text`. For a caller that writes a whole location into
+    /// one buffer: appending to an array checked its capacity and uniqueness at every piece.
+    static func encode(
+        _ text: String, allowing allowed: ByteSet, rawNonASCII: Bool = false,
+        writingAt output: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        text.withUTF8Bytes { bytes in
+            var written = 0
+            for byte in bytes {
+                if allowed.contains(byte) || (rawNonASCII && byte >= 0x80) {
+                    output[written] = byte
+                    written += 1
+                } else {
+                    output[written] = UInt8(ascii: "%")
+                    output[written + 1] = hexDigit(byte >> 4)
+                    output[written + 2] = hexDigit(byte & 0x0F)
+                    written += 3
+                }
+            }
+            return written
+        }
+    }
+
+    /// The upper-case hex digit of a value below 16.
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") - 10 + value
     }
 
     /// `text` with every byte outside `allowed` written as `%XX`; `text` itself when nothing needs escaping.
@@ -89,8 +112,6 @@ enum PercentCoding {
         encode(text, allowing: allowed, rawNonASCII: rawNonASCII, into: &output)
         return String(decoding: output, as: UTF8.self)
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
