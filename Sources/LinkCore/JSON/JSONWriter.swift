@@ -2,79 +2,26 @@
 ///
 /// Commas are placed automatically: call ``key(_:)`` before each member value inside an object.
 ///
-/// The bytes go into a buffer the writer owns and grows itself (it is noncopyable for that): appending to an
-/// `Array` checked its uniqueness and capacity on every byte and went through the generic `append(contentsOf:)` for
-/// every key, ~90 instructions each, which was most of the cost of a resolve answer (docs/benchmarks.md).
+/// The bytes go into a ``ByteOutput`` (a buffer the writer owns and grows, not an `Array`; noncopyable for that).
 public struct JSONWriter: ~Copyable {
-    private var buffer: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
+    private var output: ByteOutput
     /// Whether the next value or key is the first in its container (so no comma precedes it).
     private var atStart = true
 
     public init(capacity: Int = 512) {
-        self.capacity = max(capacity, 16)
-        buffer = .allocate(capacity: self.capacity)
-    }
-
-    deinit {
-        buffer.deallocate()
+        output = ByteOutput(capacity: capacity)
     }
 
     /// The bytes written so far.
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer, count: count)) }
+    public var bytes: [UInt8] { output.bytes }
 
     /// The bytes written, then `suffix` if given (a response's final newline), in one new array.
     public consuming func finish(appending suffix: UInt8? = nil) -> [UInt8] {
-        // Not `Array(unsafeUninitializedCapacity:)`: it looks up the array storage's generic type on every call
-        // (~330 instructions); growing an empty array uses the type specialized for bytes.
-        var array: [UInt8] = []
-        array.reserveCapacity(count + 1)
-        array.append(contentsOf: UnsafeBufferPointer(start: buffer, count: count))
-        if let suffix { array.append(suffix) }
-        return array
-    }
-
-    // MARK: Bytes
-
-    /// Room for `more` bytes past the end.
-    @inline(__always)
-    private mutating func reserve(_ more: Int) {
-        if count + more > capacity { grow(to: count + more) }
-    }
-
-    private mutating func grow(to needed: Int) {
-        let larger = max(needed, capacity * 2)
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.update(from: buffer, count: count)
-        buffer.deallocate()
-        buffer = moved
-        capacity = larger
-    }
-
-    @inline(__always)
-    private mutating func put(_ byte: UInt8) {
-        reserve(1)
-        buffer[count] = byte
-        count += 1
-    }
-
-    /// Bytes for which room was reserved.
-    @inline(__always)
-    private mutating func putReserved(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
-        (buffer + count).update(from: start, count: bytes.count)
-        count += bytes.count
-    }
-
-    private mutating func put(_ text: StaticString) {
-        let bytes = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        reserve(bytes.count)
-        putReserved(bytes)
+        output.finish(appending: suffix)
     }
 
     private mutating func separate() {
-        if !atStart { put(UInt8(ascii: ",")) }
+        if !atStart { output.append(UInt8(ascii: ",")) }
         atStart = false
     }
 
@@ -82,23 +29,23 @@ public struct JSONWriter: ~Copyable {
 
     public mutating func beginObject() {
         separate()
-        put(UInt8(ascii: "{"))
+        output.append(UInt8(ascii: "{"))
         atStart = true
     }
 
     public mutating func endObject() {
-        put(UInt8(ascii: "}"))
+        output.append(UInt8(ascii: "}"))
         atStart = false
     }
 
     public mutating func beginArray() {
         separate()
-        put(UInt8(ascii: "["))
+        output.append(UInt8(ascii: "["))
         atStart = true
     }
 
     public mutating func endArray() {
-        put(UInt8(ascii: "]"))
+        output.append(UInt8(ascii: "]"))
         atStart = false
     }
 
@@ -107,17 +54,12 @@ public struct JSONWriter: ~Copyable {
     public mutating func key(_ key: StaticString) {
         let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
         assert(name.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }, "constant keys must not need escaping")
-        reserve(name.count + 4)
-        if !atStart {
-            buffer[count] = UInt8(ascii: ",")
-            count += 1
-        }
-        buffer[count] = UInt8(ascii: "\"")
-        count += 1
-        putReserved(name)
-        buffer[count] = UInt8(ascii: "\"")
-        buffer[count + 1] = UInt8(ascii: ":")
-        count += 2
+        output.reserve(name.count + 4)
+        if !atStart { output.appendReserved(UInt8(ascii: ",")) }
+        output.appendReserved(UInt8(ascii: "\""))
+        output.appendReserved(name)
+        output.appendReserved(UInt8(ascii: "\""))
+        output.appendReserved(UInt8(ascii: ":"))
         atStart = true
     }
 
@@ -125,7 +67,7 @@ public struct JSONWriter: ~Copyable {
     public mutating func key(string key: String) {
         separate()
         quoted(key)
-        put(UInt8(ascii: ":"))
+        output.append(UInt8(ascii: ":"))
         atStart = true
     }
 
@@ -163,14 +105,13 @@ public struct JSONWriter: ~Copyable {
                 scratch[start] = UInt8(ascii: "-")
             }
             let written = UnsafeRawBufferPointer(rebasing: scratch[start...]).assumingMemoryBound(to: UInt8.self)
-            reserve(written.count)
-            putReserved(written)
+            output.append(written)
         }
     }
 
     public mutating func null() {
         separate()
-        put("null")
+        output.append("null")
     }
 
     /// Any JSON value (non-finite doubles, which JSON cannot represent, as `null`; a double so that it reads back as
@@ -180,16 +121,12 @@ public struct JSONWriter: ~Copyable {
         case .null: null()
         case .bool(let flag):
             separate()
-            put(flag ? "true" : "false")
+            output.append(flag ? "true" : "false")
         case .int(let number): int(number)
         case .double(let number):
             guard number.isFinite else { return null() }
             separate()
-            var text = number.description
-            text.withUTF8 { utf8 in
-                reserve(utf8.count)
-                putReserved(utf8)
-            }
+            number.description.withUTF8Bytes { output.append($0) }
         case .string(let text): string(text)
         case .array(let elements):
             beginArray()
@@ -208,10 +145,7 @@ public struct JSONWriter: ~Copyable {
     /// A value already written by a `JSONWriter` (one complete value, such as an object), appended as it is.
     public mutating func encoded(_ json: [UInt8]) {
         separate()
-        json.withUnsafeBufferPointer { bytes in
-            reserve(bytes.count)
-            putReserved(bytes)
-        }
+        json.withUnsafeBufferPointer { output.append($0) }
     }
 
     /// Members already written by a `JSONWriter` (`"key":value`, comma-separated), appended as they are inside the
@@ -219,8 +153,7 @@ public struct JSONWriter: ~Copyable {
     public mutating func members(_ json: UnsafeBufferPointer<UInt8>) {
         guard !json.isEmpty else { return }
         separate()
-        reserve(json.count)
-        putReserved(json)
+        output.append(json)
     }
 
     /// A `{"key": "value", …}` object of strings, in order.
@@ -260,43 +193,38 @@ public struct JSONWriter: ~Copyable {
     private mutating func quoted(utf8: UnsafeBufferPointer<UInt8>) {
         var runStart = JSONWriter.firstEscaped(utf8)
         // Room for the text up to its first escape and both quotes; each escape reserves more.
-        reserve(utf8.count + 2)
-        buffer[count] = UInt8(ascii: "\"")
-        count += 1
+        output.reserve(utf8.count + 2)
+        output.appendReserved(UInt8(ascii: "\""))
         guard runStart < utf8.count else {
             // Nothing to escape (nearly every string): one copy.
-            putReserved(utf8)
-            buffer[count] = UInt8(ascii: "\"")
-            count += 1
+            output.appendReserved(utf8)
+            output.appendReserved(UInt8(ascii: "\""))
             return
         }
-        putReserved(UnsafeBufferPointer(rebasing: utf8[0..<runStart]))
+        output.appendReserved(UnsafeBufferPointer(rebasing: utf8[0..<runStart]))
         for position in runStart..<utf8.count {
             let byte = utf8[position]
             guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-            reserve(6 + utf8.count - runStart)
-            putReserved(UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+            output.reserve(6 + utf8.count - runStart)
+            output.appendReserved(UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
             runStart = position + 1
-            buffer[count] = UInt8(ascii: "\\")
+            output.appendReserved(UInt8(ascii: "\\"))
             switch byte {
-            case 0x22: buffer[count + 1] = 0x22
-            case 0x5C: buffer[count + 1] = 0x5C
-            case 0x0A: buffer[count + 1] = UInt8(ascii: "n")
-            case 0x0D: buffer[count + 1] = UInt8(ascii: "r")
-            case 0x09: buffer[count + 1] = UInt8(ascii: "t")
+            case 0x22: output.appendReserved(0x22)
+            case 0x5C: output.appendReserved(0x5C)
+            case 0x0A: output.appendReserved(UInt8(ascii: "n"))
+            case 0x0D: output.appendReserved(UInt8(ascii: "r"))
+            case 0x09: output.appendReserved(UInt8(ascii: "t"))
             default:
-                buffer[count + 1] = UInt8(ascii: "u")
-                buffer[count + 2] = UInt8(ascii: "0")
-                buffer[count + 3] = UInt8(ascii: "0")
-                buffer[count + 4] = JSONWriter.hexDigits.utf8Start[Int(byte >> 4)]
-                buffer[count + 5] = JSONWriter.hexDigits.utf8Start[Int(byte & 0x0F)]
-                count += 4
+                output.appendReserved(UInt8(ascii: "u"))
+                output.appendReserved(UInt8(ascii: "0"))
+                output.appendReserved(UInt8(ascii: "0"))
+                output.appendReserved(JSONWriter.hexDigits.utf8Start[Int(byte >> 4)])
+                output.appendReserved(JSONWriter.hexDigits.utf8Start[Int(byte & 0x0F)])
             }
-            count += 2
         }
-        putReserved(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-        buffer[count] = UInt8(ascii: "\"")
-        count += 1
+        output.appendReserved(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        output.appendReserved(UInt8(ascii: "\""))
     }
 
     /// The position of the first byte of `utf8` that must be escaped (a control character, `"` or `\`), or its

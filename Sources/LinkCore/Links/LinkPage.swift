@@ -25,9 +25,9 @@ public enum LinkPage {
     private static func document(title: String, head: String = "", body: String) -> String {
         var page = HTMLBytes(capacity: 1_024 + head.utf8.count + body.utf8.count)
         page.document(title: title) { page in
-            page.raw(head)
+            page.made(head)
         } body: { page in
-            page.raw(body)
+            page.made(body)
         }
         return page.string
     }
@@ -187,29 +187,29 @@ public enum LinkPage {
 
 /// An HTML page written straight into bytes: constant markup copied as is, every text escaped on the way in (a
 /// preview built by `String` interpolation and appends cost ~26,000 instructions, most of a bot's click).
-struct HTMLBytes {
-    private(set) var bytes: [UInt8] = []
+struct HTMLBytes: ~Copyable {
+    private var output: ByteOutput
 
     init(capacity: Int) {
-        bytes.reserveCapacity(capacity)
+        output = ByteOutput(capacity: capacity)
     }
 
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    var string: String { output.withBytes { String(decoding: $0, as: UTF8.self) } }
 
     /// Markup, copied as is.
     mutating func raw(_ markup: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: markup.utf8Start, count: markup.utf8CodeUnitCount))
+        output.append(markup)
     }
 
-    /// Markup made at run time (a page part already escaped), copied as is.
-    mutating func raw(_ markup: String) {
-        bytes.append(contentsOf: markup.utf8)
+    /// Markup made at run time (a page part already escaped), copied as is. Not an overload of ``raw(_:)``: a
+    /// literal would pick it (`String` is the default literal type) and be built and appended as a `String`.
+    mutating func made(_ markup: String) {
+        markup.withUTF8Bytes { output.append($0) }
     }
 
     /// Text: `&`, `<`, `>`, `"` and `'` as entities (``LinkPage/escape(_:)`` is this, for a text on its own).
     mutating func text(_ text: String) {
-        var text = text
-        text.withUTF8 { utf8 in
+        text.withUTF8Bytes { utf8 in
             var runStart = 0
             for index in 0..<utf8.count {
                 let entity: StaticString
@@ -221,11 +221,11 @@ struct HTMLBytes {
                 case 0x27: entity = "&#39;"
                 default: continue
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                raw(entity)
+                output.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                output.append(entity)
                 runStart = index + 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+            output.append(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         }
     }
 
