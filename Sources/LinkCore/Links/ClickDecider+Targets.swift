@@ -43,9 +43,9 @@ extension ClickDecider {
         return (title, description, image)
     }
 
-    func previewPage(_ link: RouteLink?, resolution: Resolution, facts: ClickFacts) -> String {
+    func previewPage(_ link: RouteLink?, resolution: Resolution, facts: ClickFacts) -> [UInt8] {
         let (title, description, image) = previewTexts(link, resolution: resolution)
-        return LinkPage.preview(
+        return LinkPage.previewBytes(
             title: title ?? settings.siteName ?? facts.host, description: description, image: image,
             url: facts.linkAsClicked, siteName: settings.siteName, canonical: webTarget(link, resolution: resolution))
     }

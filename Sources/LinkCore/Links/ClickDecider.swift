@@ -78,7 +78,7 @@ public struct ClickDecider: Sendable {
         if facts.bot == .preview, link?.definition.preview != nil || settings.preview.isSet {
             decision.kind = .preview
             decision.status = 200
-            decision.page = previewPage(link, resolution: resolution, facts: facts)
+            decision.pageBytes = previewPage(link, resolution: resolution, facts: facts)
             return decision
         }
         let platform: LinkPlatform =

@@ -24,11 +24,11 @@ public struct ClickDecision: Sendable {
         var platform: String
         var resolution: Resolution?
         var clicked: Route?
-        var page: String?
+        var page: [UInt8]?
         var token: String?
 
         init(
-            target: String?, platform: String, resolution: Resolution?, clicked: Route?, page: String?,
+            target: String?, platform: String, resolution: Resolution?, clicked: Route?, page: [UInt8]?,
             token: String?
         ) {
             self.target = target
@@ -72,6 +72,11 @@ public struct ClickDecision: Sendable {
     }
     /// The HTML page of a `200`, `404` or `410` answer.
     public var page: String? {
+        get { storage.page.map { String(decoding: $0, as: UTF8.self) } }
+        set { unique().page = newValue.map { Array($0.utf8) } }
+    }
+    /// ``page`` as the bytes of the response body.
+    public var pageBytes: [UInt8]? {
         get { storage.page }
         set { unique().page = newValue }
     }
@@ -89,7 +94,8 @@ public struct ClickDecision: Sendable {
         self.status = status
         self.bot = bot
         storage = Storage(
-            target: target, platform: platform, resolution: resolution, clicked: clicked, page: page, token: nil)
+            target: target, platform: platform, resolution: resolution, clicked: clicked,
+            page: page.map { Array($0.utf8) }, token: nil)
     }
 
     /// `{"decision", "status", "target", "platform", "bot"}`, plus `resolution` when the caller may see it.

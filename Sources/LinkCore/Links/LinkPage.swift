@@ -50,6 +50,18 @@ public enum LinkPage {
     public static func preview(
         title: String, description: String?, image: String?, url: String, siteName: String?, canonical: String?
     ) -> String {
+        String(
+            decoding: previewBytes(
+                title: title, description: description, image: image, url: url, siteName: siteName,
+                canonical: canonical),
+            as: UTF8.self)
+    }
+
+    /// ``preview(title:description:image:url:siteName:canonical:)`` as the bytes of the response body: the listener
+    /// answers every bot with it, so it never becomes a `String` on the way (a validated copy, then a copy back).
+    public static func previewBytes(
+        title: String, description: String?, image: String?, url: String, siteName: String?, canonical: String?
+    ) -> [UInt8] {
         let title = cut(title, to: 70)
         let description = description.map { cut($0, to: 200) }
         var page = HTMLBytes(
@@ -99,7 +111,7 @@ public enum LinkPage {
             }
             page.raw("</main>")
         }
-        return page.string
+        return page.finish()
     }
 
     /// Safari on a Mac or an iPad looks the same: the page asks the browser (step 2) and reloads with `_lsp`.
@@ -195,6 +207,8 @@ struct HTMLBytes: ~Copyable {
     }
 
     var string: String { output.withBytes { String(decoding: $0, as: UTF8.self) } }
+
+    consuming func finish() -> [UInt8] { output.finish() }
 
     /// Markup, copied as is.
     mutating func raw(_ markup: StaticString) {

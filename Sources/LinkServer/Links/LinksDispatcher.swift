@@ -200,10 +200,14 @@ final class LinksDispatcher: RequestHandler {
     static let clickHeaders = [("Cache-Control", "no-store"), ("X-Robots-Tag", "noindex")]
 
     private func page(_ status: Int, _ html: String, headers: [(String, String)] = []) -> Response {
+        page(status, Array(html.utf8), headers: headers)
+    }
+
+    private func page(_ status: Int, _ html: [UInt8], headers: [(String, String)] = []) -> Response {
         Response(
             status: status,
             headers: [("Content-Type", "text/html; charset=utf-8")] + LinksDispatcher.clickHeaders + headers,
-            body: Array(html.utf8))
+            body: html)
     }
 
     func completed(_ summary: RequestSummary) {
@@ -246,7 +250,7 @@ extension LinksDispatcher {
             return .json(
                 decision.json(includingResolution: auth.allowsRead(request)), headers: LinksDispatcher.clickHeaders)
         }
-        if let page = decision.page {
+        if let page = decision.pageBytes {
             let extra = decision.kind == .landing ? [("Referrer-Policy", "no-referrer")] : []
             return self.page(decision.status, page, headers: extra)
         }
