@@ -59,6 +59,17 @@ struct ByteOutput: ~Copyable {
         appendReserved(bytes)
     }
 
+    /// Lets `write` write at most `maximum` bytes at the end; it returns how many it wrote.
+    mutating func append(atMost maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(maximum)
+        count += write(start + count)
+    }
+
+    /// A string's UTF-8, lent in place.
+    mutating func append(_ text: String) {
+        text.withUTF8Bytes { append($0) }
+    }
+
     mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }

@@ -160,10 +160,10 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
     /// The template filled in for `location` and its `params`.
     public func render(params: PathParameters, location: Location) -> String {
         if case .text(let text) = parts.first, parts.count == 1 { return text }
-        var output: [UInt8] = []
+        var output = ByteOutput(capacity: 256)
         for part in parts {
             switch part {
-            case .text(let text): output.append(contentsOf: text.utf8)
+            case .text(let text): output.append(text)
             case .location(let placement): LinkTemplate.append(location.description, placement, to: &output)
             case .path(let placement): LinkTemplate.append(location.path, placement, to: &output)
             case .query(let placement, let items):
@@ -185,13 +185,13 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
                 }
             }
         }
-        return String(decoding: output, as: UTF8.self)
+        return output.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends canonical (already encoded) text: raw in the path and in text, encoded whole elsewhere.
-    private static func append(_ value: String, _ placement: Placement, to output: inout [UInt8]) {
+    private static func append(_ value: String, _ placement: Placement, to output: inout ByteOutput) {
         switch placement {
-        case .path, .text: output.append(contentsOf: value.utf8)
+        case .path, .text: output.append(value)
         case .query, .fragment: PercentCoding.encode(value, allowing: .unreserved, into: &output)
         }
     }

@@ -74,6 +74,11 @@ enum PercentCoding {
         }
     }
 
+    /// Appends `text` to `output`, writing every byte outside `allowed` as `%XX`.
+    static func encode(_ text: String, allowing allowed: ByteSet, into output: inout ByteOutput) {
+        output.append(atMost: text.utf8.count * 3) { encode(text, allowing: allowed, writingAt: $0) }
+    }
+
     /// Writes `text` at `output`, every byte outside `allowed` as `%XX`, and returns how many bytes it wrote;
     /// `output` must have room for three bytes per byte of `text`. For a caller that writes a whole location into
     /// one buffer: appending to an array checked its capacity and uniqueness at every piece.
