@@ -206,9 +206,12 @@ final class LinksDispatcher: RequestHandler {
     private func page(_ status: Int, _ html: [UInt8], headers: [(String, String)] = []) -> Response {
         Response(
             status: status,
-            headers: [("Content-Type", "text/html; charset=utf-8")] + LinksDispatcher.clickHeaders + headers,
+            headers: headers.isEmpty ? LinksDispatcher.pageHeaders : LinksDispatcher.pageHeaders + headers,
             body: html)
     }
+
+    /// A page's headers, made once (two array concatenations per page cost ~800 instructions).
+    private static let pageHeaders = [("Content-Type", "text/html; charset=utf-8")] + clickHeaders
 
     func completed(_ summary: RequestSummary) {
         summary.log(to: logger, level: accessLogLevel, listener: "links")
