@@ -38,7 +38,7 @@ public final class Event: Sendable, Hashable {
         writer.key("params")
         parameters.write(to: &writer)
         writer.key("query")
-        writer.stringObject(location.query.map.lazy.map { ($0.key, $0.value) })
+        location.query.writeMap(to: &writer)
         writer.key("extra")
         writer.value(extra)
         writer.key("time")

@@ -29,6 +29,21 @@ public struct Query: Sendable, Hashable {
         return map
     }
 
+    /// ``map`` as a JSON object of strings (an answer's `query`), written without building the map: a query has a
+    /// handful of items, and finding each name's first and last item among them is cheaper than hashing them.
+    func writeMap(to writer: inout JSONWriter) {
+        guard items.count <= 16 else { return writer.stringObject(map.lazy.map { ($0.key, $0.value) }) }
+        writer.beginObject()
+        for index in items.indices {
+            let name = items[index].name
+            // At its first appearance only, with its last value.
+            if items[..<index].contains(where: { $0.name == name }) { continue }
+            writer.key(string: name)
+            writer.string((items[(index + 1)...].last { $0.name == name } ?? items[index]).value)
+        }
+        writer.endObject()
+    }
+
     /// The encoded query without the leading `?`: `tab=posts&q=a%26b`; empty for no items.
     ///
     /// Keys and values use the query-component encoding; an empty value is written as the bare key (`k`, which

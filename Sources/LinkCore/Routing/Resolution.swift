@@ -117,7 +117,7 @@ extension Resolution {
         writer.key("params")
         params.write(to: &writer)
         writer.key("query")
-        writer.stringObject(location.query.map.lazy.map { ($0.key, $0.value) })
+        location.query.writeMap(to: &writer)
         writer.key("queryItems")
         writer.beginArray()
         for item in location.query.items {

@@ -1,5 +1,6 @@
-import LinkCore
 import Testing
+
+@testable import LinkCore
 
 @Suite struct QueryTests {
     @Test(arguments: [
@@ -41,5 +42,26 @@ import Testing
         let query = Query(items)
         #expect(query.encoded == encoded)
         #expect(try Query(parsing: encoded) == query)
+    }
+
+    /// An answer's `query` is ``Query/map`` (last duplicate wins, names in order of first appearance), written
+    /// without building the map up to 16 items and from the map past that.
+    @Test(arguments: [
+        "", "a=1", "a=1&b=2&a=3", "x&tab=posts&x=2&tab=all&x", "b=1&a=2&b=3&c&a=4&b=5",
+        (0..<20).map { "k\($0 % 7)=\($0)" }.joined(separator: "&"),
+    ])
+    func writesItsMapInOrder(text: String) throws {
+        let query = try Query(parsing: text)
+        var writer = JSONWriter()
+        query.writeMap(to: &writer)
+        var expected = JSONWriter()
+        expected.stringObject(query.map.lazy.map { ($0.key, $0.value) })
+        #expect(writer.bytes == expected.bytes)
+    }
+
+    @Test func writesTheLastValueAtTheFirstPlace() throws {
+        var writer = JSONWriter()
+        try Query(parsing: "b=1&a=2&b=3&c&a=4&b=5").writeMap(to: &writer)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"b":"5","a":"4","c":""}"#)
     }
 }
