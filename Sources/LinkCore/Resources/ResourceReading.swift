@@ -7,16 +7,25 @@ public struct ResourceReading: Sendable, Hashable {
     public var resource: Resource
     /// Path parameters of the match, in pattern order.
     public var params: PathParameters
+    /// The query of the location, whose ``Query/map`` the answer carries; empty for a read by name.
+    var locationQuery: Query
+
     /// The query of the location (last duplicate wins); empty for a read by name.
-    public var query: OrderedDictionary<String, String>
+    public var query: OrderedDictionary<String, String> { locationQuery.map }
 
     public init(
         value: JSONValue, resource: Resource, params: PathParameters, query: OrderedDictionary<String, String>
     ) {
+        self.init(
+            value: value, resource: resource, params: params,
+            query: Query(query.map { QueryItem($0.key, $0.value) }))
+    }
+
+    init(value: JSONValue, resource: Resource, params: PathParameters, query: Query) {
         self.value = value
         self.resource = resource
         self.params = params
-        self.query = query
+        locationQuery = query
     }
 
     /// The answer as a value: read back from ``write(to:)``, the one rendering of a reading.
@@ -42,7 +51,7 @@ extension ResourceReading {
         writer.key("params")
         params.write(to: &writer)
         writer.key("query")
-        writer.stringObject(query.lazy.map { ($0.key, $0.value) })
+        locationQuery.writeMap(to: &writer)
         writer.endObject()
     }
 }

@@ -29,13 +29,12 @@ extension ResourceRegistry {
 
     private func reading(_ resource: Resource, at location: Location) throws(LinkError) -> ResourceReading {
         let params = resource.pattern.parameters(in: location.segments)
-        let query = location.query.map
         let value = try resource.content.value(
             for: .object([
-                "params": params.json(), "query": .object(query.mapValues(JSONValue.string)),
+                "params": params.json(), "query": .object(location.query.map.mapValues(JSONValue.string)),
                 "location": .string(location.description),
             ]))
-        return ResourceReading(value: value, resource: resource, params: params, query: query)
+        return ResourceReading(value: value, resource: resource, params: params, query: location.query)
     }
 
     static func unknownName(_ name: String) -> LinkError {

@@ -64,7 +64,8 @@ struct ResourceEndpoints {
         }
         return .now(
             .json(
-                writing: reading.write, headers: [("ETag", ResourcePreconditions.entityTag(reading.resource.revision))])
+                writing: { reading.write(to: &$0) },
+                headers: [("ETag", ResourcePreconditions.entityTag(reading.resource.revision))])
         )
     }
 

@@ -55,7 +55,7 @@ struct Response: Sendable {
     /// A poll's answer (`{"events": […], "cursor", "missed"}`, API.md §5).
     static func json(_ answer: PollAnswer) -> Response {
         switch answer.content {
-        case .result(let result): json(writing: result.write)
+        case .result(let result): json(writing: { result.write(to: &$0) })
         case .value(let value): json(value)
         }
     }
