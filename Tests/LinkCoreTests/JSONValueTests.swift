@@ -37,6 +37,20 @@ import Testing
         #expect(value["z"] == 3)
     }
 
+    /// Past 16 members an object is built by hashing: order and repeats behave the same on both sides of that line.
+    @Test(arguments: [3, 15, 16, 17, 40])
+    func keepsKeyOrderAndLastDuplicateWinsInLargeObjects(members: Int) throws {
+        // Every key twice, the second time with its value negated; then the first key again.
+        let keys = (0..<members).map { "k\($0)" }
+        let text =
+            "{"
+            + (keys.enumerated().map { "\"\($1)\": \($0)" } + keys.enumerated().map { "\"\($1)\": -\($0)" })
+            .joined(separator: ", ") + ", \"k0\": 99}"
+        let object = try #require(JSONParser.parse(text).objectValue)
+        #expect(object.keys.elements == keys)
+        #expect(object.values.elements == [99] + (1..<members).map { JSONValue.int(-$0) })
+    }
+
     @Test(arguments: [
         "", "  ", "{", "[1,]", "{\"a\" 1}", "01", "1.", "-", "tru", "\"abc", "\"\\x\"", "\"\t\"",
         "\"\\ud800\"", "\"\\udc00\"", "[1] 2", "NaN", "{'a': 1}", "+1",
