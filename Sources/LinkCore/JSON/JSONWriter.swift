@@ -168,21 +168,6 @@ public struct JSONWriter: ~Copyable {
 
     private static let hexDigits: StaticString = "0123456789abcdef"
 
-    /// Whether any of the eight bytes of `word` is a control character, `"` or `\` (exact when it says no).
-    @inline(__always)
-    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        // A byte below 0x20: subtracting 0x20 borrows into its high bit (bytes ≥ 0x80 are excluded by `~word`).
-        let control = (word &- ones &* 0x20) & ~word & highBits
-        // A byte equal to c: zero after xor with c, found the same way.
-        let quoteXor = word ^ (ones &* 0x22)
-        let quote = (quoteXor &- ones) & ~quoteXor & highBits
-        let backslashXor = word ^ (ones &* 0x5C)
-        let backslash = (backslashXor &- ones) & ~backslashXor & highBits
-        return control | quote | backslash != 0
-    }
-
     /// `text` as a JSON string literal: `"`, `\`, and control characters escaped (`\n`, `\r`, `\t`, else `\u00XX`),
     /// everything else as is.
     private mutating func quoted(_ text: String) {
@@ -228,23 +213,14 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// The position of the first byte of `utf8` that must be escaped (a control character, `"` or `\`), or its
-    /// count: eight bytes at a time while none of them does.
+    /// count.
+    @inline(__always)
     private static func firstEscaped(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = utf8.baseAddress else { return 0 }
-        var index = 0
-        while index + 8 <= utf8.count,
-            !mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-        {
-            index += 8
-        }
-        while index < utf8.count {
-            let byte = base[index]
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C { return index }
-            index += 1
-        }
-        return index
+        ByteScan.firstIndex(
+            in: utf8,
+            mayStop: { ByteScan.control($0) | ByteScan.equal($0, 0x22) | ByteScan.equal($0, 0x5C) != 0 },
+            stops: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C })
     }
-
 }
 
 extension JSONValue {

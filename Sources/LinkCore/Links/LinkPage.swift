@@ -3,13 +3,7 @@
 public enum LinkPage {
     /// `&`, `<`, `>`, `"` and `'` as entities (a byte scan: text without them is returned as is).
     public static func escape(_ text: String) -> String {
-        let special = { (byte: UInt8) in byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27 }
-        // The scan runs over the contiguous bytes when the string has them (always, for a native string): the generic
-        // walk of the UTF-8 view costs several times more.
-        let clean =
-            text.utf8.withContiguousStorageIfAvailable { !$0.contains(where: special) }
-            ?? !text.utf8.contains(where: special)
-        guard !clean else { return text }
+        guard text.withUTF8Bytes({ HTMLBytes.firstSpecial($0) < $0.count }) else { return text }
         var output = HTMLBytes(capacity: text.utf8.count + 32)
         output.text(text)
         return output.string
@@ -224,8 +218,10 @@ struct HTMLBytes: ~Copyable {
     /// Text: `&`, `<`, `>`, `"` and `'` as entities (``LinkPage/escape(_:)`` is this, for a text on its own).
     mutating func text(_ text: String) {
         text.withUTF8Bytes { utf8 in
-            var runStart = 0
-            for index in 0..<utf8.count {
+            var runStart = HTMLBytes.firstSpecial(utf8)
+            guard runStart < utf8.count else { return output.append(utf8) }
+            output.append(UnsafeBufferPointer(rebasing: utf8[..<runStart]))
+            for index in runStart..<utf8.count {
                 let entity: StaticString
                 switch utf8[index] {
                 case 0x26: entity = "&amp;"
@@ -241,6 +237,18 @@ struct HTMLBytes: ~Copyable {
             }
             output.append(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         }
+    }
+
+    /// The position of the first `&`, `<`, `>`, `"` or `'` in `utf8`, or its count.
+    @inline(__always)
+    static func firstSpecial(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        ByteScan.firstIndex(
+            in: utf8,
+            mayStop: { word in
+                ByteScan.equal(word, 0x26) | ByteScan.equal(word, 0x3C) | ByteScan.equal(word, 0x3E)
+                    | ByteScan.equal(word, 0x22) | ByteScan.equal(word, 0x27) != 0
+            },
+            stops: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 })
     }
 
     /// The frame of every page: `head` inside `<head>` after the title, `body` inside `<body>`.

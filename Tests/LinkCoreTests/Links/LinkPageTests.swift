@@ -6,6 +6,25 @@ import Testing
     static let hostile = #"<script>"x"&'y'</script>"#
     static let escaped = "&lt;script&gt;&quot;x&quot;&amp;&#39;y&#39;&lt;/script&gt;"
 
+    /// Texts are scanned eight bytes at a time: a special character is escaped wherever it falls, in the first
+    /// eight bytes, across a word's edge or in the byte-by-byte tail, and a text without one is copied whole.
+    @Test(arguments: ["&", "<", ">", "\"", "'"])
+    func escapesASpecialCharacterAtEveryPosition(special: String) {
+        let entities = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"]
+        for length in [1, 7, 8, 9, 16, 23] {
+            for position in 0..<length {
+                let text =
+                    String(repeating: "a", count: position) + special
+                    + String(repeating: "é", count: length - position - 1)
+                let expected =
+                    String(repeating: "a", count: position) + entities[special]!
+                    + String(repeating: "é", count: length - position - 1)
+                #expect(LinkPage.escape(text) == expected, "\(length) \(position)")
+            }
+        }
+        #expect(LinkPage.escape(String(repeating: "plain ", count: 9)) == String(repeating: "plain ", count: 9))
+    }
+
     @Test func aPreviewHasEveryTagWithItsTextEscaped() {
         let page = LinkPage.preview(
             title: Self.hostile, description: Self.hostile, image: "https://x/i.png?a=1&b=" + Self.hostile,
