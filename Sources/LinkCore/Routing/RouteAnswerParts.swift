@@ -6,7 +6,7 @@ import Synchronization
 /// Rendered the first time the route is part of an answer, not when it is registered: a table of 100,000 routes
 /// of which few are ever resolved would otherwise carry them all (the memory per route of docs/benchmarks.md).
 /// Immutable once made, and its bytes are its own: read by every worker thread without locks or retains.
-public final class RouteAnswerParts: @unchecked Sendable {
+final class RouteAnswerParts: @unchecked Sendable {
     /// `"route":{"name":…,"pattern":…}`
     let route: UnsafeBufferPointer<UInt8>
     /// `"destination":…,"presentation":…`
