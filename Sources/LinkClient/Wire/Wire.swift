@@ -22,11 +22,20 @@ struct Wire: Sendable {
         )
     }
 
+    /// The longest a call waits when URLSession never answers: twice the session's request timeout (which
+    /// URLSession itself enforces as the longest wait for the next bytes), see ``DetachedCall``.
+    var deadline: TimeInterval { 2 * session.configuration.timeoutIntervalForRequest }
+
     /// Runs one generated operation and gives every failure its public type: the service's error answers
     /// ``LinkServiceError`` (thrown by ``ErrorMiddleware``), everything else ``LinkTransportError``.
-    func call<T>(_ operation: String, _ body: (Client) async throws -> T) async throws -> T {
+    ///
+    /// The request runs as a ``DetachedCall``: a cancelled caller is answered `cancelled` at once, and no call
+    /// outlives ``deadline``.
+    func call<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (Client) async throws -> T) async throws
+        -> T
+    {
         do {
-            return try await body(client)
+            return try await DetachedCall.run(deadline: deadline) { [client] in try await body(client) }
         } catch let error as LinkServiceError {
             throw error
         } catch let error as LinkTransportError {
