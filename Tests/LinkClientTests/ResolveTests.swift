@@ -121,14 +121,14 @@ import Testing
     }
 
     @Test func transportErrorsAreApart() async throws {
-        // A port nothing listens on: bound, then released.
-        let server = try LiveServer()
-        let url = server.baseURL
-        server.stop()
-        let client = LinkClient(baseURL: url)
+        // A port nothing listens on, held for the test: a port released by a stopped server was once taken by
+        // another test's server at once, which answered 404.
+        let refusing = RefusingPort()
+        let client = LinkClient(baseURL: URL(string: "http://127.0.0.1:\(refusing.port)")!)
         let error = try await #require(throws: LinkTransportError.self) { try await client.resolve(url: "/x") }
         #expect(error.kind == .connection)
         #expect(error.operation == "resolve")
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func locateBuildsALocationWithoutRedirects() async throws {
