@@ -289,10 +289,10 @@ public final class EventBus: Sendable {
                 return (.ready(subscription.answer()), released)
             }
             state.nextToken += 1
-            let waiter = Subscription.Waiter(token: state.nextToken, deadline: now + wait, complete: complete)
+            let waiter = Subscription.Waiter(token: state.nextToken, complete: complete)
             subscription.waiter = waiter
             state.waiting += 1
-            state.deadlines.insert(Deadline(at: waiter.deadline, subscription: id, token: waiter.token))
+            state.deadlines.insert(Deadline(at: now + wait, subscription: id, token: waiter.token))
             return (.waiting, released)
         }
         if let (waiter, result) = released { waiter.complete(result) }

@@ -8,9 +8,11 @@ import DequeModule
 /// back would copy its queue on every enqueue).
 final class Subscription {
     /// A poll waiting for events, completed exactly once (by an emit, its deadline, a newer poll, or a cancel).
+    /// Its deadline is kept in the bus's deadline heap only: a `ContinuousClock.Instant` here (a type of the
+    /// standard library that may change its layout) made every copy and `Optional` check of a waiter a call
+    /// through the type's value witnesses (~400 instructions per answered poll).
     struct Waiter {
         let token: UInt64
-        let deadline: ContinuousClock.Instant
         let complete: @Sendable (PollResult) -> Void
     }
 
@@ -18,19 +20,23 @@ final class Subscription {
     /// an acknowledgement of very old drops is attributed coarsens, and it errs towards reporting more).
     static let maxDropRuns = 64
 
+    // A subscription is read and changed only under its bus's lock (`EventBus.state`), so its variables skip the
+    // runtime's exclusivity check of a class property (`@exclusivity(unchecked)`: a call with a thread-local lookup
+    // on every access, seven per answered poll in a fan-out, ~600 instructions; docs/benchmarks.md). Swift still
+    // checks what it can see at compile time.
     let id: String
-    private(set) var typeIndices: Set<Int>
+    @exclusivity(unchecked) private(set) var typeIndices: Set<Int>
     let ttl: Duration
-    var lastActive: ContinuousClock.Instant
-    private(set) var queue: Deque<Event> = []
+    @exclusivity(unchecked) var lastActive: ContinuousClock.Instant
+    @exclusivity(unchecked) private(set) var queue: Deque<Event> = []
     /// Dropped events not yet acknowledged, as runs `(seq of the run's last event, events in the run)` in `seq`
     /// order. API.md §5: `missed` is reset only by an acknowledgement, so a lost answer loses no count.
-    private var drops: Deque<(seq: Int, count: Int)> = []
+    @exclusivity(unchecked) private var drops: Deque<(seq: Int, count: Int)> = []
     /// The number of dropped events not yet acknowledged.
-    private(set) var missed = 0
+    @exclusivity(unchecked) private(set) var missed = 0
     /// The last `seq` handed to this subscription (or the bus's `seq` when it was created).
-    private(set) var cursor: Int
-    var waiter: Waiter?
+    @exclusivity(unchecked) private(set) var cursor: Int
+    @exclusivity(unchecked) var waiter: Waiter?
 
     init(id: String, typeIndices: Set<Int>, ttl: Duration, lastActive: ContinuousClock.Instant, cursor: Int) {
         self.id = id
