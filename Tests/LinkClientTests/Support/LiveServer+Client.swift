@@ -1,6 +1,11 @@
 import Foundation
-import LinkClient
 import Synchronization
+
+@testable import LinkClient
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 extension LiveServer {
     /// A client of this server's API listener; `admin` sends the admin token.
@@ -35,9 +40,14 @@ final class Collector: Sendable {
     }
 
     /// The next element; `nil` when the sequence ended; throws what ended it, or ``Timeout`` after `timeout`.
-    func next(timeout: Duration = .seconds(15)) async throws -> EventSequence.Element? {
+    ///
+    /// The default is long because it only matters when the test fails: in the full suite, blocking tests hold the
+    /// cooperative pool's two threads for a minute at times (docs/reliability.md). What arrived is looked at once
+    /// more after the deadline, for a waiter that was itself held past it.
+    func next(timeout: Duration = .seconds(120)) async throws -> EventSequence.Element? {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while true {
+            let expired = ContinuousClock.now >= deadline
             let (element, end) = received.withLock { state -> (EventSequence.Element?, Result<Void, any Error>?) in
                 if !state.elements.isEmpty { return (state.elements.removeFirst(), nil) }
                 return (nil, state.end)
@@ -47,13 +57,13 @@ final class Collector: Sendable {
                 try end.get()
                 return nil
             }
+            if expired { throw Timeout() }
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw Timeout()
     }
 
     /// The next element, which must be an event (anything else fails the test by throwing).
-    func nextEvent(timeout: Duration = .seconds(15)) async throws -> Event {
+    func nextEvent(timeout: Duration = .seconds(120)) async throws -> Event {
         let element = try await next(timeout: timeout)
         guard case .event(let event)? = element else { throw Unexpected(element: element) }
         return event
@@ -82,12 +92,25 @@ final class Box<Value: Sendable>: Sendable {
     }
 }
 
-/// Waits until `condition` holds, checking every 10 ms; `false` after `timeout`.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws -> Bool {
+/// Waits until `condition` holds, checking every 10 ms; `false` after `timeout` (long: it only matters when the
+/// test fails, and blocking tests in the full suite hold the pool's threads for a minute at times).
+func waitUntil(timeout: Duration = .seconds(120), _ condition: () -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
         try await Task.sleep(for: .milliseconds(10))
     }
     return condition()
+}
+
+/// Runs `body` in a task of its own and waits for it at most `timeout`: a test that would wait for ever (for an
+/// event nobody will emit) fails with ``Collector/Timeout`` instead, and its task is left behind.
+func bounded<T: Sendable>(
+    _ timeout: Duration = .seconds(150), _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    do {
+        return try await DetachedCall.run(deadline: Double(timeout.components.seconds), body)
+    } catch let error as URLError where error.code == .timedOut {
+        throw Collector.Timeout()
+    }
 }
