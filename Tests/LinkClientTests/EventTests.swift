@@ -132,7 +132,8 @@ import Testing
             try await Task.sleep(for: .milliseconds(200))  // not needed for correctness: the poll is likelier waiting
             let started = ContinuousClock.now
             consumer.cancel()
-            #expect(try await consumer.value == nil)
+            // Bounded: were cancelling broken, the consumer would poll for ever.
+            #expect(try await bounded { try await consumer.value } == nil)
             // Far below the poll's 60 s (and far above "at once": blocking tests in the full suite hold the pool's
             // threads for tens of seconds at times).
             #expect(ContinuousClock.now - started < .seconds(45))
