@@ -134,11 +134,5 @@ final class ConnectionDeadlines: Sendable {
         }
     }
 
-    /// Nanoseconds on `ContinuousClock`'s clock (`CLOCK_BOOTTIME` on Linux), read directly: `ContinuousClock.now`
-    /// and the `Duration` arithmetic to get an integer out of it cost several times the read, once per request.
-    private func now() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
-    }
+    private func now() -> Int64 { MonotonicClock.nanoseconds() }
 }

@@ -22,7 +22,8 @@ final class ConnectionState: @unchecked Sendable {
     let rawTargetBytes: Int
     /// The connection's deadlines (`nil` only if libmicrohttpd gave no socket context).
     let watched: WatchedConnection?
-    let startedAt: ContinuousClock.Instant
+    /// When the request began, in ``MonotonicClock`` nanoseconds (not a `ContinuousClock.Instant`: see there).
+    let startedAt: Int64
     var phase: Phase = .receiving
     var body: [UInt8] = []
     /// Body bytes thrown away after the body outgrew the limit.
@@ -44,7 +45,7 @@ final class ConnectionState: @unchecked Sendable {
         self.rawTarget = rawTarget
         self.rawTargetBytes = rawTargetBytes
         self.watched = watched
-        self.startedAt = .now
+        self.startedAt = MonotonicClock.nanoseconds()
     }
 }
 

@@ -126,7 +126,7 @@ final class Daemon: @unchecked Sendable {
         handler.completed(
             RequestSummary(
                 method: method, target: state.rawTarget, endpoint: state.endpoint ?? unhandled, status: state.status,
-                duration: ContinuousClock.now - state.startedAt, requestID: id,
+                duration: .nanoseconds(MonotonicClock.nanoseconds() - state.startedAt), requestID: id,
                 answered: termination == .REQUEST_TERMINATED_COMPLETED_OK))
     }
 
