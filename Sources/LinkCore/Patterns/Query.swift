@@ -78,6 +78,14 @@ extension Query {
         self = try raw.withUTF8Buffer { (buffer) throws(LinkError) -> Query in try Query(bytes: buffer) }
     }
 
+    /// ``init(parsing:)`` for a part of a string (a request target's query), read in place.
+    public init(parsing raw: Substring) throws(LinkError) {
+        let parsed: Result<Query, LinkError>? = raw.utf8.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(LinkError) -> Query in try Query(bytes: buffer) }
+        }
+        self = try (parsed ?? Result { () throws(LinkError) -> Query in try Query(parsing: String(raw)) }).get()
+    }
+
     init(bytes: UnsafeBufferPointer<UInt8>) throws(LinkError) {
         var items: [QueryItem] = []
         var start = 0

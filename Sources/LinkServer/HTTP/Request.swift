@@ -4,8 +4,9 @@ struct Request: Sendable {
     var method: String
     /// The raw path of the request target, still percent-encoded.
     var path: String
-    /// The raw query string after `?` (without it), still percent-encoded; `nil` when the target has none.
-    var rawQuery: String?
+    /// The raw query string after `?` (without it), still percent-encoded; `nil` when the target has none. A part of
+    /// the request target, not a copy of it (a query of more than 15 bytes would be a string allocated per request).
+    var rawQuery: Substring?
     /// The headers the service reads, keyed by lower-case name.
     var headers: RequestHeaders
     /// The request body (empty when there is none).
@@ -24,7 +25,7 @@ struct Request: Sendable {
     ) {
         self.method = method
         self.path = path
-        self.rawQuery = rawQuery
+        self.rawQuery = rawQuery.map { $0[...] }
         self.headers = headers
         self.body = body
         self.id = id
@@ -48,11 +49,11 @@ struct Request: Sendable {
     }
 
     /// A request target's path and raw query (`nil` without a `?`).
-    private static func split(_ target: String) -> (path: String, rawQuery: String?) {
+    private static func split(_ target: String) -> (path: String, rawQuery: Substring?) {
         // Searched in the contiguous bytes: the generic search over the UTF-8 view costs several times more.
         guard let offset = target.withUTF8Bytes({ $0.firstIndex(of: UInt8(ascii: "?")) }) else { return (target, nil) }
         let utf8 = target.utf8
         let mark = utf8.index(utf8.startIndex, offsetBy: offset)
-        return (String(target[..<mark]), String(target[utf8.index(after: mark)...]))
+        return (String(target[..<mark]), target[utf8.index(after: mark)...])
     }
 }

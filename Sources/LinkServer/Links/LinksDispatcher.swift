@@ -273,7 +273,7 @@ extension LinksDispatcher {
     }
 
     /// The raw query without the reserved items `_lsp` and `lst`, and the value of `_lsp`.
-    static func strippingReserved(_ rawQuery: String?) -> (query: String, lsp: String?) {
+    static func strippingReserved(_ rawQuery: Substring?) -> (query: String, lsp: String?) {
         guard let rawQuery, !rawQuery.isEmpty else { return ("", nil) }
         var lsp: String?
         let kept = rawQuery.split(separator: "&", omittingEmptySubsequences: false).filter { item in

@@ -20,6 +20,11 @@ import Testing
     ])
     func parses(raw: String, items: [QueryItem]) throws {
         #expect(try Query(parsing: raw).items == items)
+        // As a request's query is parsed: a part of its target, read in place.
+        let target = "/a/b?" + raw + "#end"
+        let start = target.utf8.index(target.utf8.startIndex, offsetBy: 5)
+        let end = target.utf8.index(start, offsetBy: raw.utf8.count)
+        #expect(try Query(parsing: target[start..<end]).items == items)
     }
 
     @Test func mapKeepsTheLastDuplicateAtItsFirstPosition() throws {
