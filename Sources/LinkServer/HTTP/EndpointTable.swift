@@ -23,9 +23,12 @@ struct EndpointTable: Sendable {
 
     private var templates: [PathTemplate] = []
     private let trie: SegmentTrie<Int>
-    /// The templates without parameters by their text: a request for exactly one of them (`/healthz`,
-    /// `/v1/resolve`) is found by one hash, without splitting and decoding its path for the trie.
-    private let literals: [String: Int]
+    /// The templates without parameters (their indices in ``templates``): a request for exactly one of them
+    /// (`/healthz`, `/v1/resolve`) is found without splitting and decoding its path for the trie. Compared with the
+    /// few of the path's length, not hashed: hashing a path (SipHash) cost more than the comparisons.
+    private let literals: [Int]
+    /// The length in bytes of each of ``literals``, apart: a scan over plain integers.
+    private let literalLengths: [Int]
 
     init(_ endpoints: [Endpoint]) {
         var templates: [PathTemplate] = []
@@ -44,9 +47,8 @@ struct EndpointTable: Sendable {
             }
         }
         self.templates = templates
-        literals = Dictionary(
-            templates.indices.filter { !templates[$0].template.contains("{") }.map { (templates[$0].template, $0) },
-            uniquingKeysWith: { first, _ in first })
+        literals = templates.indices.filter { !templates[$0].template.contains("{") }
+        literalLengths = literals.map { templates[$0].template.utf8.count }
         trie = SegmentTrie(
             templates.enumerated().map { index, template in
                 // `/v1/routes/{name}` is the pattern `/v1/routes/:name`; templates are fixed at build time.
@@ -62,7 +64,13 @@ struct EndpointTable: Sendable {
     /// Finds the endpoint for `method` on the raw (percent-encoded) `path`.
     func match(method: String, path: String) -> Match {
         // A path spelled as a literal template is that template: the trie prefers literal segments too.
-        if let index = literals[path] { return match(method: method, in: templates[index], parameters: [:]) }
+        let length = path.utf8.count
+        for slot in literalLengths.indices where literalLengths[slot] == length {
+            let index = literals[slot]
+            if templates[index].template == path {
+                return match(method: method, in: templates[index], parameters: [:])
+            }
+        }
         guard let segments = Location.segments(ofPath: path), let found = trie.match(segments) else {
             return .notFound
         }
