@@ -4,18 +4,26 @@
 /// Appending to an `Array` checks its uniqueness and capacity on every append and goes through the generic
 /// `append(contentsOf:)`: ~90–120 instructions a piece, which was most of the cost of a resolve answer and a third
 /// of a preview page's (docs/benchmarks.md). Noncopyable, so the buffer has one owner.
+///
+/// The bytes live in a `ManagedBuffer` rather than memory from `UnsafeMutablePointer.allocate`: on Linux, `allocate`
+/// asks the runtime for "default" alignment, which it serves with `posix_memalign` (~250–350 instructions more than
+/// `malloc` per buffer, most on a page-sized one); an object is allocated with `malloc`.
 struct ByteOutput: ~Copyable {
+    /// Keeps ``start``'s memory alive; never read otherwise.
+    private var storage: ManagedBuffer<Void, UInt8>
     private var start: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
-        start = .allocate(capacity: self.capacity)
+        (storage, start) = ByteOutput.buffer(self.capacity)
     }
 
-    deinit {
-        start.deallocate()
+    /// A buffer of `capacity` bytes and where they start (stable while the buffer lives).
+    private static func buffer(_ capacity: Int) -> (ManagedBuffer<Void, UInt8>, UnsafeMutablePointer<UInt8>) {
+        let buffer = ManagedBuffer<Void, UInt8>.create(minimumCapacity: capacity) { _ in () }
+        return (buffer, buffer.withUnsafeMutablePointerToElements { $0 })
     }
 
     /// Room for `more` bytes past the end, for the `…Reserved` appends.
@@ -26,10 +34,9 @@ struct ByteOutput: ~Copyable {
 
     private mutating func grow(to needed: Int) {
         let larger = max(needed, capacity * 2)
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        let (buffer, moved) = ByteOutput.buffer(larger)
         moved.update(from: start, count: count)
-        start.deallocate()
-        start = moved
+        (storage, start) = (buffer, moved)
         capacity = larger
     }
 
