@@ -1,27 +1,31 @@
 /// One HTTP request as the endpoints see it: copied out of libmicrohttpd, no C pointers.
-struct Request: Sendable {
+///
+/// A class, though it is never changed: as a struct of fifteen words it was handled by address, and the compiler
+/// copied it whole (a retain and a release for each of its six references) each time it was stored or handed on;
+/// a reference is one word, and one object a request costs less than those copies.
+final class Request: Sendable {
     /// The method in upper case (`GET`, `POST`, …). `HEAD` is served as `GET` by the dispatcher.
-    var method: String
+    let method: String
     /// The raw path of the request target, still percent-encoded.
-    var path: String
+    let path: String
     /// The raw query string after `?` (without it), still percent-encoded; `nil` when the target has none. A part of
     /// the request target, not a copy of it (a query of more than 15 bytes would be a string allocated per request).
-    var rawQuery: Substring?
+    let rawQuery: Substring?
     /// The headers the service reads, keyed by lower-case name.
-    var headers: RequestHeaders
+    let headers: RequestHeaders
     /// The request body (empty when there is none).
-    var body: [UInt8]
+    let body: [UInt8]
     /// The request id (from `X-Request-Id` when the client sent a sane one, else generated).
-    var id: String
+    let id: String
     /// The client's address (read on the links listener only); `nil` when unknown.
-    var client: ClientAddress?
+    let client: ClientAddress?
 
     /// The client's numeric address (`203.0.113.7`, `2001:db8::1`); empty when unknown.
     var clientAddress: String { client?.text ?? "" }
 
     init(
         method: String, path: String, rawQuery: String? = nil, headers: RequestHeaders = [:], body: [UInt8] = [],
-        id: String = "test"
+        id: String = "test", client: ClientAddress? = nil
     ) {
         self.method = method
         self.path = path
@@ -29,6 +33,7 @@ struct Request: Sendable {
         self.headers = headers
         self.body = body
         self.id = id
+        self.client = client
     }
 
     /// Splits a raw request target (`/a/b?x=1`) into path and query.
@@ -36,8 +41,6 @@ struct Request: Sendable {
         method: String, target: String, headers: RequestHeaders = [:], body: [UInt8] = [], id: String = "test",
         client: ClientAddress? = nil
     ) {
-        // The fields are set here rather than through the other initialiser, which built the request a second time;
-        // path and query first, so that every field is set once (the request was copied whole otherwise).
         let (path, rawQuery) = Request.split(target)
         self.method = method
         self.path = path

@@ -28,8 +28,10 @@ final class ConnectionState: @unchecked Sendable {
     var body: [UInt8] = []
     /// Body bytes thrown away after the body outgrew the limit.
     var discardedBytes = 0
-    /// The request while its body arrives; the handler takes it (it is not kept after the call).
-    var request: Request?
+    /// The request's headers while its body arrives; the handler's request takes them.
+    var headers: RequestHeaders?
+    /// The client's address (the links listener only).
+    var client: ClientAddress?
     /// The request's method and id, for the answer's `X-Request-Id` and the completion's summary: kept apart so the
     /// request itself need not be copied back after the handler's call. `method` is nil until the head was read
     /// (``Daemon`` tells its first access-handler call by it).
@@ -40,6 +42,13 @@ final class ConnectionState: @unchecked Sendable {
     var status: Int = 0
     /// Set once the connection was suspended; read again on the resumed access-handler call.
     let pending = Mutex<PendingResponse?>(nil)
+
+    /// The body received, moved out (the state keeps none).
+    func takeBody() -> [UInt8] {
+        if body.isEmpty { return [] }
+        defer { body = [] }
+        return body
+    }
 
     init(rawTarget: String, rawTargetBytes: Int, watched: WatchedConnection?) {
         self.rawTarget = rawTarget

@@ -162,12 +162,11 @@ final class Daemon: @unchecked Sendable {
                 return queue(admission.tooLarge(), on: connection, state: state)
             }
             if let watched = state.watched { deadlines.clear(watched) }
-            // The request moves out of the state for the handler, taking the body: never copied.
-            guard var request = state.request.take() else { return .NO }
-            if !state.body.isEmpty {
-                request.body = state.body
-                state.body = []
-            }
+            guard let method = state.method, let id = state.requestID else { return .NO }
+            // Made from the parts kept since the head; the headers and the body move into it.
+            let request = Request(
+                method: method, target: state.rawTarget, headers: state.headers.take() ?? RequestHeaders(),
+                body: state.takeBody(), id: id, client: state.client)
             let (endpoint, reply) = handler.handle(request)
             state.endpoint = endpoint
             switch reply {
@@ -223,8 +222,9 @@ final class Daemon: @unchecked Sendable {
         let refusal = admission.refusal(
             target: state.rawTarget, targetComplete: line.targetSpans(state.rawTargetBytes), framing: framing,
             headers: headers)
-        // Built last, so the headers move into it.
-        state.request = Request(method: methodName, target: state.rawTarget, headers: headers, id: id, client: client)
+        // Kept last, so the headers move into the state.
+        state.headers = headers
+        state.client = client
         if let refusal { return queue(refusal, on: connection, state: state) }
         if framing.expectsBody, let watched = state.watched { deadlines.awaitBody(watched) }
         return .YES

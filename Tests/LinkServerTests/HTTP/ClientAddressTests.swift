@@ -18,10 +18,9 @@ import Testing
     }
 
     @Test func unknownIsEmpty() {
-        var request = Request(method: "GET", path: "/")
-        #expect(request.clientAddress == "")
-        request.client = ClientAddressTests.address([127, 0, 0, 1])
-        #expect(request.clientAddress == "127.0.0.1")
+        #expect(Request(method: "GET", path: "/").clientAddress == "")
+        let known = Request(method: "GET", path: "/", client: ClientAddressTests.address([127, 0, 0, 1]))
+        #expect(known.clientAddress == "127.0.0.1")
     }
 }
 
