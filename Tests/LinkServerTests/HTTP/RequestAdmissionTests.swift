@@ -19,4 +19,25 @@ import Testing
         #expect(second.split(separator: "-").first == first.split(separator: "-").first)
         #expect(admission.requestID(from: String(repeating: "x", count: 65)).count < 65)
     }
+
+    /// The declared body length is read as `Int` reads the trimmed value, every edge included.
+    @Test(arguments: [
+        "0", "12", "  12", "12  ", "\t7\t", " \t 42 \t ", "+5", "-5", "+", "-", "", "   ", "1 2", "12a", "a12",
+        "0012", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+        "99999999999999999999", "١٢", "12\n",
+    ])
+    func aDeclaredLengthReadsAsIntOfTheTrimmedValue(value: String) {
+        #expect(RequestAdmission.declaredLength(value) == Int(value.trimmingSpaces))
+    }
+
+    @Test func aBodyDeclaredPastTheLimitIsRefused() {
+        let admission = RequestAdmission(maxURIBytes: 8192, maxBodyBytes: 100)
+        func refusal(_ length: String) -> Int? {
+            admission.refusal(
+                target: "/v1/resolve", targetComplete: true, framing: RequestFraming(),
+                headers: ["content-length": length])?.status
+        }
+        #expect(refusal(" 101 ") == 413)
+        #expect(refusal("100") == nil)
+    }
 }
