@@ -24,13 +24,43 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
         case query(Placement, items: Bool)
     }
 
+    /// The fields, in one object: a template is copied out of its route for every click and page, and as a struct of
+    /// seven words it was copied field by field through outlined copies (a retain and a release for each string).
+    private final class Storage: Sendable {
+        let description: String
+        let parts: [Part]
+        let scheme: String?
+        let host: String?
+
+        init(description: String, parts: [Part], scheme: String?, host: String?) {
+            self.description = description
+            self.parts = parts
+            self.scheme = scheme
+            self.host = host
+        }
+    }
+
+    private let storage: Storage
+
     /// The template as written.
-    public let description: String
-    let parts: [Part]
+    public var description: String { storage.description }
+    var parts: [Part] { storage.parts }
     /// The lower-cased scheme of a URL template; `nil` for a text template.
-    public let scheme: String?
+    public var scheme: String? { storage.scheme }
     /// The lower-cased host of a URL template (`apps.apple.com`); `nil` for a text template.
-    public let host: String?
+    public var host: String? { storage.host }
+
+    public static func == (a: LinkTemplate, b: LinkTemplate) -> Bool {
+        a.storage === b.storage
+            || (a.description == b.description && a.parts == b.parts && a.scheme == b.scheme && a.host == b.host)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(description)
+        hasher.combine(parts)
+        hasher.combine(scheme)
+        hasher.combine(host)
+    }
 
     /// Parses a URL template whose scheme must be one of `schemes` (lower case).
     ///
@@ -57,27 +87,22 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
         var hostText = authority
         if let at = hostText.lastIndex(of: "@") { hostText = hostText[hostText.index(after: at)...] }
         if let colon = hostText.lastIndex(of: ":"), !hostText.hasSuffix("]") { hostText = hostText[..<colon] }
-        self.scheme = scheme.lowercased()
-        self.host = hostText.lowercased()
-        self.description = text
-        self.parts =
-            [.text(String(text[..<authorityEnd]))] + (try LinkTemplate.parse(rest, start: .path, fail: fail))
+        storage = Storage(
+            description: text,
+            parts: [.text(String(text[..<authorityEnd]))] + (try LinkTemplate.parse(rest, start: .path, fail: fail)),
+            scheme: scheme.lowercased(), host: hostText.lowercased())
     }
 
     /// Parses a text template (a preview title or description).
     public init(text: String, field: String) throws(LinkError) {
         func fail(_ reason: String) -> LinkError { LinkTemplate.invalid(text, field: field, reason: reason) }
-        scheme = nil
-        host = nil
-        description = text
-        parts = try LinkTemplate.parse(Substring(text), start: .text, fail: fail)
+        storage = Storage(
+            description: text, parts: try LinkTemplate.parse(Substring(text), start: .text, fail: fail), scheme: nil,
+            host: nil)
     }
 
     private init(description: String, parts: [Part], scheme: String?, host: String?) {
-        self.description = description
-        self.parts = parts
-        self.scheme = scheme
-        self.host = host
+        storage = Storage(description: description, parts: parts, scheme: scheme, host: host)
     }
 
     static func invalid(_ text: String, field: String, reason: String) -> LinkError {
