@@ -1,7 +1,9 @@
 import LinkCore
 
 /// One API operation: a method on a path template, who may call it, and what answers it.
-struct Endpoint: Sendable {
+/// A class of constants: found for every request and handed to the dispatcher, a struct of eight words was copied
+/// whole (generically, as part of the table's `(method, endpoint)` pairs), a retain and a release for each reference.
+final class Endpoint: Sendable {
     /// Who may call an endpoint when tokens are configured (API.md §6).
     enum Access: Sendable {
         /// Always open: health, readiness, metrics, the OpenAPI document.
@@ -14,27 +16,28 @@ struct Endpoint: Sendable {
 
     typealias Handler = @Sendable (Request, _ parameters: [String: String]) throws -> Reply
 
-    var method: String
+    let method: String
     /// The path template with `{name}` segments, e.g. `/v1/routes/{name}`; also the metrics label.
-    var template: String
-    var access: Access
-    var handler: Handler
+    let template: String
+    let access: Access
+    let handler: Handler
     /// Whether the handler may wait on the store (every write, and the few reads of shared state): with a shared
     /// store it runs on a ``StoreWorkers`` thread, never on a libmicrohttpd one.
-    var usesStore: Bool
+    let usesStore: Bool
 
-    init(_ method: String, _ template: String, _ access: Access, _ handler: @escaping Handler) {
+    init(
+        _ method: String, _ template: String, _ access: Access, usesStore: Bool? = nil,
+        _ handler: @escaping Handler
+    ) {
         self.method = method
         self.template = template
         self.access = access
         self.handler = handler
-        usesStore = access == .write
+        self.usesStore = usesStore ?? (access == .write)
     }
 
     /// This endpoint, marked as waiting on the store although it is not a write.
     func usingStore() -> Endpoint {
-        var endpoint = self
-        endpoint.usesStore = true
-        return endpoint
+        Endpoint(method, template, access, usesStore: true, handler)
     }
 }
