@@ -76,9 +76,10 @@ final class ConnectionDeadlines: Sendable {
         _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
     }
 
-    /// The connection waits for a request (accepted, or kept alive after a response): its head is due.
-    func awaitHead(_ connection: WatchedConnection) {
-        connection.deadline.store(now() + headerTimeout, ordering: .relaxed)
+    /// The connection waits for a request (accepted, or kept alive after a response): its head is due. `now` is
+    /// ``MonotonicClock/nanoseconds()`` when the caller has just read it.
+    func awaitHead(_ connection: WatchedConnection, now: Int64? = nil) {
+        connection.deadline.store((now ?? self.now()) + headerTimeout, ordering: .relaxed)
     }
 
     /// The head is in and a body follows: the body is due.

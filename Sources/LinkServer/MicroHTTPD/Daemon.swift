@@ -120,13 +120,15 @@ final class Daemon: @unchecked Sendable {
 
     func requestCompleted(_ state: ConnectionState, termination: MHD_RequestTerminationCode) {
         requestsInFlight.subtract(1, ordering: .relaxed)
+        // One clock read for both (each is a call into the vDSO).
+        let now = MonotonicClock.nanoseconds()
         // A kept-alive connection now waits for its next request, whose head is due in time like the first.
-        if let watched = state.watched { deadlines.awaitHead(watched) }
+        if let watched = state.watched { deadlines.awaitHead(watched, now: now) }
         guard let method = state.method, let id = state.requestID else { return }
         handler.completed(
             RequestSummary(
                 method: method, target: state.rawTarget, endpoint: state.endpoint ?? unhandled, status: state.status,
-                duration: .nanoseconds(MonotonicClock.nanoseconds() - state.startedAt), requestID: id,
+                duration: .nanoseconds(now - state.startedAt), requestID: id,
                 answered: termination == .REQUEST_TERMINATED_COMPLETED_OK))
     }
 
