@@ -4,15 +4,46 @@
 /// each segment with the path-segment encoding, so it is ASCII, unambiguous (a segment's `/` is `%2F`) and reads
 /// back to the same segments.
 public struct Location: Sendable, Hashable, CustomStringConvertible {
+    /// The fields, in one object: a location is handed from parser to resolver to answer and kept in resolutions and
+    /// click facts, and as a struct of six words every copy was a whole-value (outlined) copy, a retain and a release
+    /// per reference; now it is one reference.
+    private final class Storage: Sendable {
+        let segments: [String]
+        let query: Query
+        let scheme: String?
+        let host: String?
+
+        init(segments: [String], query: Query, scheme: String?, host: String?) {
+            self.segments = segments
+            self.query = query
+            self.scheme = scheme
+            self.host = host
+        }
+    }
+
+    private let storage: Storage
+
     /// The decoded path segments; empty for `/`. Never holds an empty segment.
-    public let segments: [String]
+    public var segments: [String] { storage.segments }
     /// The parsed query.
-    public let query: Query
+    public var query: Query { storage.query }
     /// The lower-cased scheme of a full URL; `nil` for a bare path.
-    public let scheme: String?
+    public var scheme: String? { storage.scheme }
     /// The lower-cased host of an `http`/`https` URL, without user info or port; `nil` otherwise (a custom
     /// scheme's host is the first segment).
-    public let host: String?
+    public var host: String? { storage.host }
+
+    public static func == (a: Location, b: Location) -> Bool {
+        a.storage === b.storage
+            || (a.segments == b.segments && a.query == b.query && a.scheme == b.scheme && a.host == b.host)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(segments)
+        hasher.combine(query)
+        hasher.combine(scheme)
+        hasher.combine(host)
+    }
 
     /// A location from decoded segments (empty segments are dropped) and a query.
     public init(segments: [String], query: Query = Query()) {
@@ -20,10 +51,7 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
     }
 
     init(segments: [String], query: Query, scheme: String?, host: String?) {
-        self.segments = segments
-        self.query = query
-        self.scheme = scheme
-        self.host = host
+        storage = Storage(segments: segments, query: query, scheme: scheme, host: host)
     }
 
     /// The canonical path: `/` + encoded segments joined with `/` (`/users/42`, `/a%2Fb`, `/`).
