@@ -78,12 +78,14 @@ extension Query {
         self = try raw.withUTF8Buffer { (buffer) throws(LinkError) -> Query in try Query(bytes: buffer) }
     }
 
-    /// ``init(parsing:)`` for a part of a string (a request target's query), read in place.
+    /// ``init(parsing:)`` for a part of a string, read in place within the whole string's bytes.
     public init(parsing raw: Substring) throws(LinkError) {
-        let parsed: Result<Query, LinkError>? = raw.utf8.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(LinkError) -> Query in try Query(bytes: buffer) }
+        let utf8 = raw.base.utf8
+        let start = utf8.distance(from: utf8.startIndex, to: raw.startIndex)
+        let end = start + raw.utf8.count
+        self = try raw.base.withUTF8Buffer { (buffer) throws(LinkError) -> Query in
+            try Query(bytes: UnsafeBufferPointer(rebasing: buffer[start..<end]))
         }
-        self = try (parsed ?? Result { () throws(LinkError) -> Query in try Query(parsing: String(raw)) }).get()
     }
 
     init(bytes: UnsafeBufferPointer<UInt8>) throws(LinkError) {
