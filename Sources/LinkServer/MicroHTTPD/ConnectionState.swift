@@ -32,9 +32,9 @@ final class ConnectionState: @unchecked Sendable {
     var headers: RequestHeaders?
     /// The client's address (the links listener only).
     var client: ClientAddress?
-    /// The request's method and id, for the answer's `X-Request-Id` and the completion's summary: kept apart so the
-    /// request itself need not be copied back after the handler's call. `method` is nil until the head was read
-    /// (``Daemon`` tells its first access-handler call by it).
+    /// The request's method and id, for the request made at dispatch, the answer's `X-Request-Id` and the
+    /// completion's summary. `method` is nil until the head was read (``Daemon`` tells its first access-handler call
+    /// by it).
     var method: String?
     var requestID: String?
     /// What served the request; `nil` when the daemon answered it before any handler (``Daemon/unhandled``).
