@@ -56,7 +56,7 @@ struct LinkInspectionEndpoints: Sendable {
     /// serves them (`null` without that app).
     private func associationFiles() -> JSONValue {
         let current = engine.routes.current
-        let built = association.files(for: current.resolver.table, snapshot: current.id)
+        let built = association.files(for: current.resolver.table, serial: current.serial)
         func describe(_ file: AssociationFiles.File?) -> JSONValue {
             guard let file else { return .null }
             return [

@@ -20,17 +20,18 @@ final class AssociationFiles: Sendable {
     }
 
     private let settings: LinksSettings
-    private let cache = Mutex<(table: ObjectIdentifier?, files: Built?)>((nil, nil))
+    private let cache = Mutex<(serial: UInt64, files: Built?)>((0, nil))
 
     init(settings: LinksSettings) {
         self.settings = settings
     }
 
-    /// The files for `table` (`snapshot` identifies it: the same snapshot gives the cached files).
-    func files(for table: RouteTable, snapshot: ObjectIdentifier) -> Built {
-        if let cached = cache.withLock({ $0.table == snapshot ? $0.files : nil }) { return cached }
+    /// The files for `table`, the value of the route snapshot numbered `serial` (the same serial gives the cached
+    /// files).
+    func files(for table: RouteTable, serial: UInt64) -> Built {
+        if let cached = cache.withLock({ $0.serial == serial ? $0.files : nil }) { return cached }
         let built = build(table)
-        cache.withLock { $0 = (snapshot, built) }
+        cache.withLock { $0 = (serial, built) }
         return built
     }
 

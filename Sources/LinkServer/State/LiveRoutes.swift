@@ -50,10 +50,10 @@ final class LiveRoutes: Sendable {
         checks.withLock { $0.append(check) }
     }
 
-    /// The current resolver and an identity that changes with every published table.
-    var current: (resolver: Resolver, id: ObjectIdentifier) {
+    /// The current resolver and its snapshot's serial, which changes with every published table.
+    var current: (resolver: Resolver, serial: UInt64) {
         let snapshot = state.snapshot
-        return (snapshot.value, ObjectIdentifier(snapshot))
+        return (snapshot.value, snapshot.serial)
     }
 
     /// The current resolver (a value: later writes do not change it).

@@ -20,10 +20,14 @@ final class LiveState<Value: Sendable>: Sendable {
     final class Snapshot: Sendable {
         let value: Value
         let revision: Int
+        /// Unique among every snapshot this process makes, of any state: what a cache of something derived from a
+        /// snapshot compares. (Not the object's address: a freed snapshot's memory is reused by a later one.)
+        let serial: UInt64
 
         init(_ value: Value, revision: Int) {
             self.value = value
             self.revision = revision
+            serial = snapshotSerials.add(1, ordering: .relaxed).newValue
         }
 
         /// Runs `body` with the value lent, not copied (a copy of a struct retains each of its parts).
@@ -120,3 +124,6 @@ final class LiveState<Value: Sendable>: Sendable {
         published.withLock { $0 = snapshot }
     }
 }
+
+/// The last ``LiveState/Snapshot/serial`` handed out.
+private let snapshotSerials = Atomic<UInt64>(0)

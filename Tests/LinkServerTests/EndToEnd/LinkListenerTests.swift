@@ -430,6 +430,25 @@ import Testing
         }
     }
 
+    /// The file follows every route table, also when two writes came between two fetches: a table freed in between
+    /// leaves its memory to the next, so a cache keyed by a table's address would serve the older file.
+    @Test func theFileFollowsTwoRouteWritesBetweenFetches() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            let client = links(server)
+            for round in 0..<12 {
+                let before = try client.get(
+                    "/.well-known/apple-app-site-association", headers: ["Host": "links.example.com"])
+                #expect(before.status == 200)
+                #expect(try server.client().post("/v1/routes", ["path": .string("/a\(round)")]).status == 201)
+                #expect(try server.client().post("/v1/routes", ["path": .string("/b\(round)")]).status == 201)
+                let after = try client.get(
+                    "/.well-known/apple-app-site-association", headers: ["Host": "links.example.com"])
+                let components = after.json?["applinks"]?["details"]?.arrayValue?.first?["components"]?.arrayValue
+                #expect(components?.contains { $0["/"]?.stringValue == "/b\(round)" } == true, "round \(round)")
+            }
+        }
+    }
+
     @Test func aRouteWriteThatOutgrowsApplesLimitIsRefused() throws {
         try withServer({ Self.configure(&$0) }) { (server) throws in
             let routes: [JSONValue] = (0..<5_000).map { ["path": .string("/p\($0)/:id"), "name": .string("r\($0)")] }

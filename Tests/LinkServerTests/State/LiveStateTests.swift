@@ -48,6 +48,24 @@ import Testing
         #expect(before.value == [] && before.revision == 0)
     }
 
+    /// Caches of what is derived from a snapshot compare serials: each publication has a new one, also when the
+    /// snapshots before it are gone (their memory free for the next one).
+    @Test func everyPublishedSnapshotHasANewSerial() throws {
+        let store = Committed()
+        let live = store.live()
+        var seen: Set<UInt64> = [live.snapshot.serial]
+        var last = live.snapshot.serial
+        for number in 1...50 {
+            _ = try append(number, to: live, store: store)
+            let serial = live.snapshot.serial
+            #expect(serial > last)
+            #expect(seen.insert(serial).inserted)
+            last = serial
+        }
+        // A snapshot keeps its serial.
+        #expect(live.snapshot.serial == last)
+    }
+
     @Test func aFailedCommitPublishesNothing() {
         struct DiskFull: Error {}
         let live = Committed().live()
