@@ -4,6 +4,8 @@ import LinkCore
 struct RouteEndpoints {
     let registry: LiveRoutes
     let metrics: ServiceMetrics
+    /// The answers kept for requests already resolved.
+    var answers = ResolveAnswers()
 
     var endpoints: [Endpoint] {
         [
@@ -51,39 +53,11 @@ struct RouteEndpoints {
                 _ = try registry.write { (table) throws(LinkError) in try table.removing(named: name) }
                 return .now(.noContent)
             },
-            Endpoint("POST", "/v1/resolve", .read) { [registry, metrics] request, _ in
-                let resolveRequest = try ResolveRequest(json: request.jsonBody())
-                return .now(
-                    try RouteEndpoints.resolve(metrics) { () throws(LinkError) in
-                        try registry.withResolver { (resolver) throws(LinkError) in
-                            try resolver.resolve(resolveRequest)
-                        }
-                    })
+            Endpoint("POST", "/v1/resolve", .read) { [registry, metrics, answers] request, _ in
+                .now(try RouteEndpoints.resolvePosted(request, registry, metrics, answers))
             },
-            Endpoint("GET", "/v1/resolve", .read) { [registry, metrics] request, _ in
-                var url: String?
-                var current: String?
-                var evaluate = true
-                var hashMode = false
-                for item in try request.query() {
-                    switch item.name {
-                    case "url": url = item.value
-                    case "current": current = item.value
-                    case "evaluate": evaluate = try RouteEndpoints.flag(item.value, "evaluate")
-                    case "hashMode": hashMode = try RouteEndpoints.flag(item.value, "hashMode")
-                    default: continue
-                    }
-                }
-                guard let url else {
-                    throw LinkError(.invalidRequest, "Query parameter 'url' is required", details: ["field": "url"])
-                }
-                return .now(
-                    try RouteEndpoints.resolve(metrics) { () throws(LinkError) in
-                        try registry.withResolver { (resolver) throws(LinkError) in
-                            try resolver.resolve(
-                                location: url, current: current, evaluateRules: evaluate, hashMode: hashMode)
-                        }
-                    })
+            Endpoint("GET", "/v1/resolve", .read) { [registry, metrics, answers] request, _ in
+                .now(try RouteEndpoints.resolveQueried(request, registry, metrics, answers))
             },
             Endpoint("POST", "/v1/locate", .read) { [registry] request, _ in
                 let named = try NamedLocation(json: request.jsonBody())
@@ -97,18 +71,102 @@ struct RouteEndpoints {
         LinkError(.unknownName, "No route is named '\(name)'", details: ["name": .string(name)])
     }
 
-    /// Runs a resolution, counting its outcome (`resolved`, `redirected`, or the error code).
-    static func resolve(_ metrics: ServiceMetrics, _ body: () throws(LinkError) -> Resolution) throws(LinkError)
-        -> Response
-    {
-        do {
-            let resolution = try body()
-            metrics.recordOutcome(resolution.redirects.isEmpty ? "resolved" : "redirected")
-            var writer = JSONWriter(capacity: 768)
-            resolution.write(to: &writer)
-            return .json(writer)
-        } catch {
-            metrics.recordOutcome(error.code.rawValue)
+    /// `POST /v1/resolve`: the body's resolution, kept by the body's bytes.
+    static func resolvePosted(
+        _ request: Request, _ registry: LiveRoutes, _ metrics: ServiceMetrics, _ answers: ResolveAnswers
+    ) throws(LinkError) -> Response {
+        let found = request.body.withUnsafeBytes { body in
+            answered(
+                .body, body, registry, answers,
+                parse: { () throws(LinkError) -> ResolveRequest in try ResolveRequest(json: request.jsonBody()) },
+                resolve: { (resolver, resolveRequest) throws(LinkError) -> Resolution in
+                    try resolver.resolve(resolveRequest)
+                })
+        }
+        return try respond(found, metrics)
+    }
+
+    /// `GET /v1/resolve?url=…`: the query's resolution, kept by the query's bytes.
+    static func resolveQueried(
+        _ request: Request, _ registry: LiveRoutes, _ metrics: ServiceMetrics, _ answers: ResolveAnswers
+    ) throws(LinkError) -> Response {
+        func lookUp(_ query: UnsafeRawBufferPointer) -> (answer: ResolveAnswers.Answer, kept: Bool) {
+            answered(
+                .query, query, registry, answers,
+                parse: { () throws(LinkError) in try resolveQuery(request) },
+                resolve: { (resolver, query) throws(LinkError) -> Resolution in
+                    try resolver.resolve(
+                        location: query.url, current: query.current, evaluateRules: query.evaluate,
+                        hashMode: query.hashMode)
+                })
+        }
+        let query = (request.rawQuery ?? "").utf8
+        // A part of a native string is contiguous (and read in place: cheaper than lending the whole string's
+        // bytes and cutting them); any other is copied.
+        let found = query.withContiguousStorageIfAvailable { lookUp(UnsafeRawBufferPointer($0)) }
+        return try respond(found ?? Array(query).withUnsafeBytes(lookUp), metrics)
+    }
+
+    /// The parameters of `GET /v1/resolve`: `url` (required), `current`, `evaluate`, `hashMode`.
+    static func resolveQuery(_ request: Request) throws(LinkError) -> (
+        url: String, current: String?, evaluate: Bool, hashMode: Bool
+    ) {
+        var url: String?
+        var current: String?
+        var evaluate = true
+        var hashMode = false
+        for item in try request.query() {
+            switch item.name {
+            case "url": url = item.value
+            case "current": current = item.value
+            case "evaluate": evaluate = try RouteEndpoints.flag(item.value, "evaluate")
+            case "hashMode": hashMode = try RouteEndpoints.flag(item.value, "hashMode")
+            default: continue
+            }
+        }
+        guard let url else {
+            throw LinkError(.invalidRequest, "Query parameter 'url' is required", details: ["field": "url"])
+        }
+        return (url, current, evaluate, hashMode)
+    }
+
+    /// The answer kept for a request's bytes (`key`), or that of parsing the request and resolving it, then kept;
+    /// `kept` says which.
+    static func answered<Input>(
+        _ kind: ResolveAnswers.Kind, _ key: UnsafeRawBufferPointer, _ registry: LiveRoutes,
+        _ answers: ResolveAnswers, parse: () throws(LinkError) -> Input,
+        resolve: (borrowing Resolver, Input) throws(LinkError) -> Resolution
+    ) -> (answer: ResolveAnswers.Answer, kept: Bool) {
+        let snapshot = registry.snapshot
+        return answers.answer(kind, key: key, serial: snapshot.serial) { () -> ResolveAnswers.Outcome in
+            let input: Input
+            do throws(LinkError) { input = try parse() } catch { return .failure(error, resolved: false) }
+            return snapshot.lend { (resolver) -> ResolveAnswers.Outcome in
+                do throws(LinkError) {
+                    let resolution = try resolve(resolver, input)
+                    var writer = JSONWriter(capacity: 768)
+                    resolution.write(to: &writer)
+                    return .answer(
+                        writer.finish(appending: UInt8(ascii: "\n")), redirected: !resolution.redirects.isEmpty)
+                } catch {
+                    return .failure(error, resolved: true)
+                }
+            }
+        }
+    }
+
+    /// A resolution's answer, or its error thrown; counts its outcome (`resolved`, `redirected`, or the error code
+    /// that ended it; a request refused before it was resolved is not an outcome).
+    static func respond(
+        _ answer: (answer: ResolveAnswers.Answer, kept: Bool), _ metrics: ServiceMetrics
+    ) throws(LinkError) -> Response {
+        metrics.recordResolveAnswer(kept: answer.kept)
+        switch answer.answer.outcome {
+        case .answer(let body, let redirected):
+            metrics.recordOutcome(redirected ? "redirected" : "resolved")
+            return Response(status: 200, headers: Response.jsonOnly, body: body)
+        case .failure(let error, let resolved):
+            if resolved { metrics.recordOutcome(error.code.rawValue) }
             throw error
         }
     }

@@ -23,6 +23,9 @@ final class ServiceMetrics: Sendable {
     /// Every outcome's counter, made up front: recording one is a lookup in an immutable dictionary.
     private let outcomeCounters: [String: Metrics.Counter]
     private let gauges = Mutex<[(Metrics.Gauge, @Sendable () -> Int)]>([])
+    /// `/v1/resolve` requests answered from the answers kept, and worked out (``ResolveAnswers``).
+    private let keptAnswers: Metrics.Counter
+    private let workedAnswers: Metrics.Counter
     /// Slot outcomes, made up front like the resolve outcomes.
     private let slotCounters: [String: Metrics.Counter]
     /// Link decisions by decision and platform (a bot's kind for bots), made up front: both lists are closed. Row
@@ -44,6 +47,10 @@ final class ServiceMetrics: Sendable {
                     dimensions: [("decision", decision), ("platform", platform)], factory: factory)
             }
         }
+        keptAnswers = Metrics.Counter(
+            label: "linkserver_resolve_answers_total", dimensions: [("source", "kept")], factory: factory)
+        workedAnswers = Metrics.Counter(
+            label: "linkserver_resolve_answers_total", dimensions: [("source", "resolved")], factory: factory)
         let outcomes = ["resolved", "redirected"] + LinkError.Code.known.map(\.rawValue)
         slotCounters = Dictionary(
             uniqueKeysWithValues: [
@@ -116,6 +123,11 @@ final class ServiceMetrics: Sendable {
             list.append(series)
             return series
         }
+    }
+
+    /// Counts one `/v1/resolve` request answered from the answers kept (`kept`) or worked out.
+    func recordResolveAnswer(kept: Bool) {
+        (kept ? keptAnswers : workedAnswers).increment()
     }
 
     /// Counts one resolution outcome: `resolved`, `redirected`, or the error code that ended it.

@@ -67,6 +67,10 @@ final class LiveRoutes: Sendable {
         try state.snapshot.lend(body)
     }
 
+    /// The published snapshot: the resolver (``LiveState/Snapshot/lend(_:)``) and its serial, for what is kept per
+    /// table.
+    var snapshot: LiveState<Resolver>.Snapshot { state.snapshot }
+
     var count: Int { resolver.table.count }
 
     /// Computes a new table from the current one with `change` (which also answers what changed), commits the API

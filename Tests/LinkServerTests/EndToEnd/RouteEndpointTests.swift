@@ -144,6 +144,53 @@ import Testing
         }
     }
 
+    /// A repeated request is answered from the answers kept (``ResolveAnswers``): the same bytes, the outcome still
+    /// counted each time, and every route write seen by the very next request.
+    @Test func aRepeatedResolutionIsKeptAndFollowsEveryRouteWrite() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let query = "/v1/resolve?url=/promo/bf%3Futm_source%3Dpush"
+            // Kept the second time it is worked out, answered from what was kept the third time.
+            for _ in 0..<3 { #expect(try client.get(query).errorCode == "no_match") }
+            #expect(try client.post("/v1/routes", ["path": "/promo/:code", "name": "promo"]).status == 201)
+            let first = try client.get(query)
+            #expect(first.status == 200)
+            #expect(first.json?["route"]?["name"] == "promo")
+            #expect(first.json?["query"] == ["utm_source": "push"])
+            let again = try client.get(query)
+            #expect(again.status == 200 && again.body == first.body)
+            #expect(again.header("content-type") == "application/json; charset=utf-8")
+            // A write that changes the answer: the same request now redirects.
+            let sale: JSONValue = [
+                "routes": [
+                    ["path": "/promo/:code", "name": "promo", "redirect": [["to": "/sale/{code}"]]],
+                    ["path": "/sale/:code", "name": "sale"],
+                ]
+            ]
+            #expect(try client.request("PUT", "/v1/routes", json: sale).status == 200)
+            let redirected = try client.get(query)
+            #expect(redirected.json?["route"]?["name"] == "sale")
+            #expect(redirected.json?["redirects"]?.arrayValue?.count == 1)
+            // The same for POST, by the body's bytes; a request refused before resolving is not an outcome.
+            let body: JSONValue = ["url": "/sale/x"]
+            for _ in 0..<3 { #expect(try client.post("/v1/resolve", body).json?["route"]?["name"] == "sale") }
+            #expect(try client.request("DELETE", "/v1/routes/sale").status == 204)
+            #expect(try client.post("/v1/resolve", body).errorCode == "no_match")
+            for _ in 0..<3 { #expect(try client.get("/v1/resolve?current=/x").errorCode == "invalid_request") }
+            let metrics = try client.get("/metrics").text
+            // Worked out: the first two of each request, and the first after each route write (its request was seen
+            // before, so it is kept at once).
+            #expect(metrics.contains(#"linkserver_resolve_answers_total{source="kept"} 4"#))
+            #expect(metrics.contains(#"linkserver_resolve_answers_total{source="resolved"} 9"#))
+            #expect(metrics.contains(#"linkserver_resolve_outcomes_total{outcome="no_match"} 4"#))
+            #expect(metrics.contains(#"linkserver_resolve_outcomes_total{outcome="resolved"} 5"#))
+            #expect(metrics.contains(#"linkserver_resolve_outcomes_total{outcome="redirected"} 1"#))
+            #expect(
+                !metrics.contains(#"outcome="invalid_request"} 1"#)
+                    && !metrics.contains(#"outcome="invalid_request"} 3"#))
+        }
+    }
+
     @Test func sameRouteIsReportedForTheCurrentLocation() throws {
         try withServer { (server) throws in
             let client = server.client()

@@ -1,0 +1,193 @@
+import Glibc
+import LinkCore
+import Synchronization
+
+/// `/v1/resolve` answers already worked out, by the request's bytes, for the route snapshot they were worked out
+/// from.
+///
+/// A resolution is a function of the request (the query of a `GET`, the body of a `POST`) and of the route
+/// snapshot alone: no clock, no randomness, no header takes part. A link in a campaign is resolved by every app
+/// that opens it, with the same answer each time; the second time, the answer is these bytes, and parsing,
+/// matching, the rules and the writer are skipped.
+///
+/// - **Exact**: an answer is kept with the serial of the snapshot it came from, and a lookup from any other snapshot
+///   misses; a newer snapshot (a route write, a reload, another instance's write) empties the cache. A key is the
+///   request's bytes, compared in full (their hash only picks the set).
+/// - **Bounded**: ``sets`` sets of two answers each; a new answer takes the place of the one of its set used less
+///   recently. An answer whose request and body together exceed ``largestEntry`` bytes is not kept, so the cache
+///   never holds more than `2 × sets × largestEntry` bytes (16 MiB by default; a resolution's answer is usually
+///   under 1 KiB).
+/// - **Kept when asked twice**: a request is kept the second time it is worked out (its hash is noted the first
+///   time, in a table of ``2 × sets`` hashes). A request seen once, such as a link that one person opens, costs a
+///   hash and a note, not an allocation, and a stream of them does not push out the answers asked for again.
+/// - Errors are kept too (`no_match` for a link that matches no route is as repeatable as a match).
+final class ResolveAnswers: Sendable {
+    /// What a resolution ended with: the answer's bytes (and whether it redirected, for the outcome metric), or
+    /// the error (and whether the request was resolved at all, or refused before).
+    enum Outcome: Sendable {
+        case answer([UInt8], redirected: Bool)
+        case failure(LinkError, resolved: Bool)
+    }
+
+    /// Which request a key's bytes are: a `GET`'s query or a `POST`'s body.
+    enum Kind: UInt8, Sendable {
+        case query = 1
+        case body = 2
+    }
+
+    /// A request's outcome, and what it is kept by. A class: handed out of the lock as one reference.
+    final class Answer: Sendable {
+        let outcome: Outcome
+        fileprivate let kind: Kind
+        fileprivate let hash: UInt64
+        fileprivate let key: [UInt8]
+
+        fileprivate init(_ outcome: Outcome, kind: Kind, hash: UInt64, key: [UInt8]) {
+            self.outcome = outcome
+            self.kind = kind
+            self.hash = hash
+            self.key = key
+        }
+    }
+
+    fileprivate struct Slots {
+        var serial: UInt64 = 0
+        /// Set `s` is `answers[2s]` and `answers[2s + 1]`.
+        var answers: [Answer?]
+        /// For each set, the way (0 or 1) used last.
+        var lastUsed: [UInt8]
+        /// The hashes of requests worked out once, each at its own place (picked by other bits than the set).
+        var seen: [UInt64]
+    }
+
+    /// The number of sets (a power of two).
+    let sets: Int
+    /// The largest request and answer kept, together, in bytes.
+    let largestEntry: Int
+    private let slots: Mutex<Slots>
+    /// The seed of ``hash(_:_:)``, drawn per process so that no one can choose requests that share a set.
+    private let seed = UInt64.random(in: .min ... .max)
+
+    init(sets: Int = 2_048, largestEntry: Int = 4 << 10) {
+        precondition(sets > 0 && sets & (sets - 1) == 0, "the number of sets is a power of two")
+        self.sets = sets
+        self.largestEntry = largestEntry
+        slots = Mutex(
+            Slots(
+                answers: Array(repeating: nil, count: 2 * sets), lastUsed: Array(repeating: 0, count: sets),
+                seen: Array(repeating: 0, count: 2 * sets)))
+    }
+
+    /// The answer kept for `key` from the snapshot numbered `serial`, else `resolve`'s, kept for the next time if
+    /// `key` was worked out before; `kept` says which.
+    func answer(
+        _ kind: Kind, key: UnsafeRawBufferPointer, serial: UInt64, resolve: () -> Outcome
+    ) -> (answer: Answer, kept: Bool) {
+        let hash = hash(kind, key)
+        let set = Int(truncatingIfNeeded: hash) & (sets - 1)
+        let seenAt = Int(truncatingIfNeeded: hash >> 32) & (2 * sets - 1)
+        let (kept, seenBefore) = slots.withLock { (slots) -> (Answer?, Bool) in
+            if slots.serial != serial {
+                // Answers from an older snapshot are never asked for again; from a newer one, wait for it.
+                guard serial > slots.serial else { return (nil, false) }
+                slots.empty(serial: serial)
+            }
+            for way in 0..<2 {
+                if let answer = slots.answers[2 * set + way], answer.matches(kind, hash, key) {
+                    slots.lastUsed[set] = UInt8(way)
+                    return (answer, true)
+                }
+            }
+            if slots.seen[seenAt] == hash { return (nil, true) }
+            slots.seen[seenAt] = hash
+            return (nil, false)
+        }
+        if let kept { return (kept, true) }
+        let outcome = resolve()
+        guard seenBefore, key.count + outcome.size <= largestEntry else {
+            return (Answer(outcome, kind: kind, hash: hash, key: []), false)
+        }
+        let answer = Answer(outcome, kind: kind, hash: hash, key: Array(key))
+        slots.withLock { slots in
+            guard slots.serial == serial else { return }
+            // The way that holds this request already (another thread worked it out too), an empty one, or the one
+            // not used last.
+            let way: UInt8 =
+                if let same = (0..<2).first(where: { slots.answers[2 * set + $0]?.matches(kind, hash, key) == true }) {
+                    UInt8(same)
+                } else if slots.answers[2 * set] == nil {
+                    0
+                } else if slots.answers[2 * set + 1] == nil {
+                    1
+                } else {
+                    1 - slots.lastUsed[set]
+                }
+            slots.answers[2 * set + Int(way)] = answer
+            slots.lastUsed[set] = way
+        }
+        return (answer, false)
+    }
+
+    /// A key's set: eight bytes at a time, each word mixed by a multiplication and a shift (`Hasher`'s SipHash,
+    /// then a dictionary's own hashing, took five times as long on a 50-byte query). Keys that share a set only
+    /// take turns in it, so a weaker hash would cost hits, never time; the seed keeps anyone from choosing them.
+    private func hash(_ kind: Kind, _ key: UnsafeRawBufferPointer) -> UInt64 {
+        func mix(_ word: UInt64) -> UInt64 {
+            let product = word &* 0x9E37_79B9_7F4A_7C15
+            return product ^ (product >> 29)
+        }
+        var hash = mix(seed ^ UInt64(kind.rawValue) << 56 ^ UInt64(key.count))
+        var offset = 0
+        while offset + 8 <= key.count {
+            hash = mix(hash ^ key.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        if offset < key.count {
+            // The last eight bytes (overlapping the words before), or the few there are.
+            var tail: UInt64 = 0
+            if key.count >= 8 {
+                tail = key.loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)
+            } else {
+                for index in 0..<key.count { tail |= UInt64(key[index]) << (8 * UInt64(index)) }
+            }
+            hash = mix(hash ^ tail)
+        }
+        // The finalizer of SplitMix64: every bit of the result depends on every bit before (a multiplication
+        // alone leaves a product's low bits to the word's low bytes, and the set is picked by the low bits).
+        hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
+        return hash ^ (hash >> 31)
+    }
+
+    /// The number of answers kept.
+    var count: Int { slots.withLock { $0.answers.reduce(0) { $0 + ($1 == nil ? 0 : 1) } } }
+}
+
+extension ResolveAnswers.Outcome {
+    /// The bytes an outcome holds: its answer, or about its error's message and details.
+    fileprivate var size: Int {
+        switch self {
+        case .answer(let bytes, _): bytes.count
+        case .failure(let error, _):
+            32 + error.message.utf8.count
+                + (error.details.isEmpty ? 0 : JSONValue.object(error.details).encoded().count)
+        }
+    }
+}
+
+extension ResolveAnswers.Answer {
+    fileprivate func matches(_ kind: ResolveAnswers.Kind, _ hash: UInt64, _ key: UnsafeRawBufferPointer) -> Bool {
+        guard self.hash == hash, self.kind == kind, self.key.count == key.count else { return false }
+        guard let other = key.baseAddress else { return true }
+        return self.key.withUnsafeBytes { mine in mine.baseAddress.map { memcmp($0, other, key.count) == 0 } ?? false }
+    }
+}
+
+extension ResolveAnswers.Slots {
+    /// Drops every answer; the ones kept from now on are from the snapshot numbered `serial`.
+    fileprivate mutating func empty(serial: UInt64) {
+        self.serial = serial
+        for index in answers.indices { answers[index] = nil }
+        for index in lastUsed.indices { lastUsed[index] = 0 }
+    }
+}
