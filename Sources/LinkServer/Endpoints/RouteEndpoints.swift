@@ -54,10 +54,10 @@ struct RouteEndpoints {
                 return .now(.noContent)
             },
             Endpoint("POST", "/v1/resolve", .read) { [registry, metrics, answers] request, _ in
-                .now(try RouteEndpoints.resolvePosted(request, registry, metrics, answers))
+                .now(RouteEndpoints.resolvePosted(request, registry, metrics, answers))
             },
             Endpoint("GET", "/v1/resolve", .read) { [registry, metrics, answers] request, _ in
-                .now(try RouteEndpoints.resolveQueried(request, registry, metrics, answers))
+                .now(RouteEndpoints.resolveQueried(request, registry, metrics, answers))
             },
             Endpoint("POST", "/v1/locate", .read) { [registry] request, _ in
                 let named = try NamedLocation(json: request.jsonBody())
@@ -74,7 +74,7 @@ struct RouteEndpoints {
     /// `POST /v1/resolve`: the body's resolution, kept by the body's bytes.
     static func resolvePosted(
         _ request: Request, _ registry: LiveRoutes, _ metrics: ServiceMetrics, _ answers: ResolveAnswers
-    ) throws(LinkError) -> Response {
+    ) -> Response {
         let found = request.body.withUnsafeBytes { body in
             answered(
                 .body, body, registry, answers,
@@ -83,13 +83,13 @@ struct RouteEndpoints {
                     try resolver.resolve(resolveRequest)
                 })
         }
-        return try respond(found, metrics)
+        return respond(found, metrics)
     }
 
     /// `GET /v1/resolve?url=…`: the query's resolution, kept by the query's bytes.
     static func resolveQueried(
         _ request: Request, _ registry: LiveRoutes, _ metrics: ServiceMetrics, _ answers: ResolveAnswers
-    ) throws(LinkError) -> Response {
+    ) -> Response {
         func lookUp(_ query: UnsafeRawBufferPointer) -> (answer: ResolveAnswers.Answer, kept: Bool) {
             answered(
                 .query, query, registry, answers,
@@ -104,7 +104,7 @@ struct RouteEndpoints {
         // A part of a native string is contiguous (and read in place: cheaper than lending the whole string's
         // bytes and cutting them); any other is copied.
         let found = query.withContiguousStorageIfAvailable { lookUp(UnsafeRawBufferPointer($0)) }
-        return try respond(found ?? Array(query).withUnsafeBytes(lookUp), metrics)
+        return respond(found ?? Array(query).withUnsafeBytes(lookUp), metrics)
     }
 
     /// The parameters of `GET /v1/resolve`: `url` (required), `current`, `evaluate`, `hashMode`.
@@ -140,7 +140,9 @@ struct RouteEndpoints {
         let snapshot = registry.snapshot
         return answers.answer(kind, key: key, serial: snapshot.serial) { () -> ResolveAnswers.Outcome in
             let input: Input
-            do throws(LinkError) { input = try parse() } catch { return .failure(error, resolved: false) }
+            do throws(LinkError) { input = try parse() } catch {
+                return .failure(nil, ErrorEnvelope.response(for: error))
+            }
             return snapshot.lend { (resolver) -> ResolveAnswers.Outcome in
                 do throws(LinkError) {
                     let resolution = try resolve(resolver, input)
@@ -149,25 +151,25 @@ struct RouteEndpoints {
                     return .answer(
                         writer.finish(appending: UInt8(ascii: "\n")), redirected: !resolution.redirects.isEmpty)
                 } catch {
-                    return .failure(error, resolved: true)
+                    return .failure(error.code, ErrorEnvelope.response(for: error))
                 }
             }
         }
     }
 
-    /// A resolution's answer, or its error thrown; counts its outcome (`resolved`, `redirected`, or the error code
-    /// that ended it; a request refused before it was resolved is not an outcome).
+    /// A resolution's answer, or its error's envelope; counts its outcome (`resolved`, `redirected`, or the error
+    /// code that ended it; a request refused before it was resolved is not an outcome).
     static func respond(
         _ answer: (answer: ResolveAnswers.Answer, kept: Bool), _ metrics: ServiceMetrics
-    ) throws(LinkError) -> Response {
+    ) -> Response {
         metrics.recordResolveAnswer(kept: answer.kept)
         switch answer.answer.outcome {
         case .answer(let body, let redirected):
             metrics.recordOutcome(redirected ? "redirected" : "resolved")
             return Response(status: 200, headers: Response.jsonOnly, body: body)
-        case .failure(let error, let resolved):
-            if resolved { metrics.recordOutcome(error.code.rawValue) }
-            throw error
+        case .failure(let code, let response):
+            if let code { metrics.recordOutcome(code.rawValue) }
+            return response
         }
     }
 

@@ -20,13 +20,15 @@ import Synchronization
 /// - **Kept when asked twice**: a request is kept the second time it is worked out (its hash is noted the first
 ///   time, in a table of ``2 × sets`` hashes). A request seen once, such as a link that one person opens, costs a
 ///   hash and a note, not an allocation, and a stream of them does not push out the answers asked for again.
-/// - Errors are kept too (`no_match` for a link that matches no route is as repeatable as a match).
+/// - Errors are kept too, as their envelopes (`no_match` for a link that matches no route is as repeatable as a
+///   match).
 final class ResolveAnswers: Sendable {
     /// What a resolution ended with: the answer's bytes (and whether it redirected, for the outcome metric), or
-    /// the error (and whether the request was resolved at all, or refused before).
+    /// the error's envelope as sent (and the error's code for the outcome metric; `nil` when the request was
+    /// refused before it was resolved, which is not an outcome).
     enum Outcome: Sendable {
         case answer([UInt8], redirected: Bool)
-        case failure(LinkError, resolved: Bool)
+        case failure(LinkError.Code?, Response)
     }
 
     /// Which request a key's bytes are: a `GET`'s query or a `POST`'s body.
@@ -164,13 +166,11 @@ final class ResolveAnswers: Sendable {
 }
 
 extension ResolveAnswers.Outcome {
-    /// The bytes an outcome holds: its answer, or about its error's message and details.
+    /// The bytes an outcome holds.
     fileprivate var size: Int {
         switch self {
         case .answer(let bytes, _): bytes.count
-        case .failure(let error, _):
-            32 + error.message.utf8.count
-                + (error.details.isEmpty ? 0 : JSONValue.object(error.details).encoded().count)
+        case .failure(_, let response): response.body.count
         }
     }
 }

@@ -54,16 +54,17 @@ import Testing
     @Test func errorsAreKeptWithTheirOutcome() {
         let answers = ResolveAnswers()
         let noMatch = LinkError(.noMatch, "No route matches '/x'", details: ["location": "/x"])
+        let envelope = ErrorEnvelope.response(for: noMatch)
         for expectedKept in [false, false, true] {
             let (found, kept) = Array("url=/x".utf8).withUnsafeBytes { bytes in
-                answers.answer(.query, key: bytes, serial: 1) { .failure(noMatch, resolved: true) }
+                answers.answer(.query, key: bytes, serial: 1) { .failure(.noMatch, envelope) }
             }
             #expect(kept == expectedKept)
-            guard case .failure(let error, let resolved) = found.outcome else {
+            guard case .failure(let code, let response) = found.outcome else {
                 Issue.record("expected the error")
                 return
             }
-            #expect(error.code == .noMatch && error.details == ["location": "/x"] && resolved)
+            #expect(code == .noMatch && response.status == 404 && response.body == envelope.body)
         }
     }
 
