@@ -39,26 +39,31 @@ final class RequestAdmission: Sendable {
     /// sign), scanned in place: trimming made a substring and a string for every request with a body (~900
     /// instructions). `nil` when it is not such a number, or does not fit.
     static func declaredLength(_ value: String) -> Int? {
-        var bytes = value.utf8[...]
-        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes.removeFirst() }
-        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes.removeLast() }
-        var negative = false
-        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
-            negative = sign == UInt8(ascii: "-")
-            bytes.removeFirst()
+        value.withUTF8Bytes { bytes in
+            var lower = 0
+            var upper = bytes.count
+            while lower < upper, bytes[lower] == UInt8(ascii: " ") || bytes[lower] == UInt8(ascii: "\t") { lower += 1 }
+            while upper > lower, bytes[upper - 1] == UInt8(ascii: " ") || bytes[upper - 1] == UInt8(ascii: "\t") {
+                upper -= 1
+            }
+            var negative = false
+            if lower < upper, bytes[lower] == UInt8(ascii: "+") || bytes[lower] == UInt8(ascii: "-") {
+                negative = bytes[lower] == UInt8(ascii: "-")
+                lower += 1
+            }
+            guard lower < upper else { return nil }
+            var length = 0
+            for byte in bytes[lower..<upper] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                let (tens, over) = length.multipliedReportingOverflow(by: 10)
+                let digit = Int(byte - UInt8(ascii: "0"))
+                let (next, overAgain) =
+                    negative ? tens.subtractingReportingOverflow(digit) : tens.addingReportingOverflow(digit)
+                guard !over, !overAgain else { return nil }
+                length = next
+            }
+            return length
         }
-        guard !bytes.isEmpty else { return nil }
-        var length = 0
-        for byte in bytes {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            let (tens, over) = length.multipliedReportingOverflow(by: 10)
-            let digit = Int(byte - UInt8(ascii: "0"))
-            let (next, overAgain) =
-                negative ? tens.subtractingReportingOverflow(digit) : tens.addingReportingOverflow(digit)
-            guard !over, !overAgain else { return nil }
-            length = next
-        }
-        return length
     }
 
     /// 413 for a body that outgrew the limit while arriving (or was declared larger than it).
