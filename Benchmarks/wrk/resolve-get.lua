@@ -46,13 +46,29 @@ local urls = {
 }
 
 local counter = 0
+-- With the argument `new` (`wrk -s resolve-get.lua URL -- new`), every request gets a parameter the endpoint
+-- ignores, `&n=<run>-<number>`, so that no two requests of any run are the same and none is answered from the
+-- answers the service keeps: the row of resolutions worked out.
+local suffix = nil
+local sent = 0
 
 
 init = function(args)
   counter = math.random(#urls)
+  if args[1] == "new" then
+    -- A run's own prefix, from the kernel's random bytes (two runs may start within the same second).
+    local random = io.open("/dev/urandom", "rb")
+    local bytes = random:read(8)
+    random:close()
+    suffix = "&n=" .. bytes:gsub(".", function(byte) return string.format("%02x", byte:byte()) end) .. "-"
+  end
 end
 
 request = function()
   counter = counter % #urls + 1
+  if suffix then
+    sent = sent + 1
+    return wrk.format("GET", "/v1/resolve?url=" .. urls[counter] .. suffix .. sent)
+  end
   return wrk.format("GET", "/v1/resolve?url=" .. urls[counter])
 end
