@@ -6,11 +6,13 @@ import LinkCore
 /// answer about one resource carries `ETag: "<revision>"`; the list carries the global revision.
 struct ResourceEndpoints {
     let state: LiveResources
+    /// The answers kept for reads already answered.
+    let answers = KeptAnswers()
 
     var endpoints: [Endpoint] {
         [
-            Endpoint("GET", "/v1/resources", .read) { [state] request, _ in
-                try ResourceEndpoints.read(request, state)
+            Endpoint("GET", "/v1/resources", .read) { [state, answers] request, _ in
+                .now(ResourceEndpoints.read(request, state, answers))
             },
             Endpoint("POST", "/v1/resources", .write) { [state] request, _ in
                 let creation = try ResourceCreation(json: request.jsonBody())
@@ -35,9 +37,26 @@ struct ResourceEndpoints {
         ]
     }
 
+    /// A read, from the answers kept for its query when it was answered before from the same snapshot.
+    private static func read(_ request: Request, _ state: LiveResources, _ answers: KeptAnswers) -> Response {
+        let snapshot = state.published
+        func lookUp(_ query: UnsafeRawBufferPointer) -> Response {
+            answers.answer(.query, key: query, serial: snapshot.serial) { () -> (Response, String?) in
+                do throws(LinkError) {
+                    return (try read(request, snapshot.value, hosts: state.hosts), nil)
+                } catch {
+                    return (ErrorEnvelope.response(for: error), nil)
+                }
+            }.answer.response
+        }
+        return KeptAnswers.withBytes(of: request.rawQuery, lookUp)
+    }
+
     /// `?loc=` → the value at a location; `?name=` (other keys are parameters) → the value by name; neither →
     /// the list.
-    private static func read(_ request: Request, _ state: LiveResources) throws -> Reply {
+    private static func read(_ request: Request, _ registry: ResourceRegistry, hosts: HostAllowList?)
+        throws(LinkError) -> Response
+    {
         var loc: String?
         var name: String?
         var params = ParameterValues()
@@ -48,25 +67,21 @@ struct ResourceEndpoints {
             default: params[item.name] = item.value
             }
         }
-        let registry = state.snapshot
         let reading: ResourceReading
         switch (loc, name) {
         case (let loc?, nil):
-            reading = try registry.read(at: Location(loc), hosts: state.hosts)
+            reading = try registry.read(at: Location(loc), hosts: hosts)
         case (nil, let name?):
             try Resource.checkName(name)
             reading = try registry.read(named: name, params: params)
         case (nil, nil):
-            return .now(
-                .json(registry.listJSON, headers: [("ETag", ResourcePreconditions.entityTag(registry.revision))]))
+            return .json(registry.listJSON, headers: [("ETag", ResourcePreconditions.entityTag(registry.revision))])
         case (.some, .some):
             throw LinkError(.invalidRequest, "Give either 'loc' or 'name', not both", details: ["field": "name"])
         }
-        return .now(
-            .json(
-                writing: { reading.write(to: &$0) },
-                headers: [("ETag", ResourcePreconditions.entityTag(reading.resource.revision))])
-        )
+        return .json(
+            writing: { reading.write(to: &$0) },
+            headers: [("ETag", ResourcePreconditions.entityTag(reading.resource.revision))])
     }
 
     private static func resourceResponse(_ resource: Resource, status: Int) -> Response {

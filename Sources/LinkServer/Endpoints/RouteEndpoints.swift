@@ -5,7 +5,7 @@ struct RouteEndpoints {
     let registry: LiveRoutes
     let metrics: ServiceMetrics
     /// The answers kept for requests already resolved.
-    var answers = ResolveAnswers()
+    let answers = KeptAnswers()
 
     var endpoints: [Endpoint] {
         [
@@ -73,7 +73,7 @@ struct RouteEndpoints {
 
     /// `POST /v1/resolve`: the body's resolution, kept by the body's bytes.
     static func resolvePosted(
-        _ request: Request, _ registry: LiveRoutes, _ metrics: ServiceMetrics, _ answers: ResolveAnswers
+        _ request: Request, _ registry: LiveRoutes, _ metrics: ServiceMetrics, _ answers: KeptAnswers
     ) -> Response {
         let found = request.body.withUnsafeBytes { body in
             answered(
@@ -88,9 +88,9 @@ struct RouteEndpoints {
 
     /// `GET /v1/resolve?url=…`: the query's resolution, kept by the query's bytes.
     static func resolveQueried(
-        _ request: Request, _ registry: LiveRoutes, _ metrics: ServiceMetrics, _ answers: ResolveAnswers
+        _ request: Request, _ registry: LiveRoutes, _ metrics: ServiceMetrics, _ answers: KeptAnswers
     ) -> Response {
-        func lookUp(_ query: UnsafeRawBufferPointer) -> (answer: ResolveAnswers.Answer, kept: Bool) {
+        func lookUp(_ query: UnsafeRawBufferPointer) -> (answer: KeptAnswers.Answer, kept: Bool) {
             answered(
                 .query, query, registry, answers,
                 parse: { () throws(LinkError) in try resolveQuery(request) },
@@ -100,11 +100,7 @@ struct RouteEndpoints {
                         hashMode: query.hashMode)
                 })
         }
-        let query = (request.rawQuery ?? "").utf8
-        // A part of a native string is contiguous (and read in place: cheaper than lending the whole string's
-        // bytes and cutting them); any other is copied.
-        let found = query.withContiguousStorageIfAvailable { lookUp(UnsafeRawBufferPointer($0)) }
-        return respond(found ?? Array(query).withUnsafeBytes(lookUp), metrics)
+        return respond(KeptAnswers.withBytes(of: request.rawQuery, lookUp), metrics)
     }
 
     /// The parameters of `GET /v1/resolve`: `url` (required), `current`, `evaluate`, `hashMode`.
@@ -133,25 +129,22 @@ struct RouteEndpoints {
     /// The answer kept for a request's bytes (`key`), or that of parsing the request and resolving it, then kept;
     /// `kept` says which.
     static func answered<Input>(
-        _ kind: ResolveAnswers.Kind, _ key: UnsafeRawBufferPointer, _ registry: LiveRoutes,
-        _ answers: ResolveAnswers, parse: () throws(LinkError) -> Input,
+        _ kind: KeptAnswers.Kind, _ key: UnsafeRawBufferPointer, _ registry: LiveRoutes,
+        _ answers: KeptAnswers, parse: () throws(LinkError) -> Input,
         resolve: (borrowing Resolver, Input) throws(LinkError) -> Resolution
-    ) -> (answer: ResolveAnswers.Answer, kept: Bool) {
+    ) -> (answer: KeptAnswers.Answer, kept: Bool) {
         let snapshot = registry.snapshot
-        return answers.answer(kind, key: key, serial: snapshot.serial) { () -> ResolveAnswers.Outcome in
+        return answers.answer(kind, key: key, serial: snapshot.serial) { () -> (Response, String?) in
             let input: Input
-            do throws(LinkError) { input = try parse() } catch {
-                return .failure(nil, ErrorEnvelope.response(for: error))
-            }
-            return snapshot.lend { (resolver) -> ResolveAnswers.Outcome in
+            do throws(LinkError) { input = try parse() } catch { return (ErrorEnvelope.response(for: error), nil) }
+            return snapshot.lend { (resolver) -> (Response, String?) in
                 do throws(LinkError) {
                     let resolution = try resolve(resolver, input)
                     var writer = JSONWriter(capacity: 768)
                     resolution.write(to: &writer)
-                    return .answer(
-                        writer.finish(appending: UInt8(ascii: "\n")), redirected: !resolution.redirects.isEmpty)
+                    return (.json(writer), resolution.redirects.isEmpty ? "resolved" : "redirected")
                 } catch {
-                    return .failure(error.code, ErrorEnvelope.response(for: error))
+                    return (ErrorEnvelope.response(for: error), error.code.rawValue)
                 }
             }
         }
@@ -160,17 +153,11 @@ struct RouteEndpoints {
     /// A resolution's answer, or its error's envelope; counts its outcome (`resolved`, `redirected`, or the error
     /// code that ended it; a request refused before it was resolved is not an outcome).
     static func respond(
-        _ answer: (answer: ResolveAnswers.Answer, kept: Bool), _ metrics: ServiceMetrics
+        _ answer: (answer: KeptAnswers.Answer, kept: Bool), _ metrics: ServiceMetrics
     ) -> Response {
         metrics.recordResolveAnswer(kept: answer.kept)
-        switch answer.answer.outcome {
-        case .answer(let body, let redirected):
-            metrics.recordOutcome(redirected ? "redirected" : "resolved")
-            return Response(status: 200, headers: Response.jsonOnly, body: body)
-        case .failure(let code, let response):
-            if let code { metrics.recordOutcome(code.rawValue) }
-            return response
-        }
+        if let outcome = answer.answer.outcome { metrics.recordOutcome(outcome) }
+        return answer.answer.response
     }
 
     /// A boolean query parameter: `true` or `false`.

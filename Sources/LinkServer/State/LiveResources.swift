@@ -26,6 +26,9 @@ final class LiveResources: Sendable {
     /// The current snapshot.
     var snapshot: ResourceRegistry { state.value }
 
+    /// The published snapshot with its serial, for what is kept per snapshot.
+    var published: LiveState<ResourceRegistry>.Snapshot { state.snapshot }
+
     /// Applies `change` to the current snapshot, commits the result (when it is a write) and publishes it.
     ///
     /// Domain errors leave everything as it was; a store failure too (the change is not published).

@@ -140,6 +140,32 @@ import Testing
         }
     }
 
+    /// A repeated read is answered from the answers kept (``KeptAnswers``), and every write is seen by the very
+    /// next read: a change, a new resource where there was none, a deletion.
+    @Test func aRepeatedReadIsKeptAndFollowsEveryWrite() throws {
+        try withServer { server in
+            let client = server.client()
+            #expect(try client.post("/v1/resources", ["path": "/flags/:p", "name": "flags", "value": 1]).status == 201)
+            let read = "/v1/resources?loc=/flags/ios"
+            var first: HTTPClient.Reply?
+            for _ in 0..<3 {
+                let reply = try client.get(read)
+                #expect(reply.status == 200 && reply.json?["value"] == 1 && reply.header("ETag") == #""1""#)
+                #expect(reply.body == (first ?? reply).body)
+                first = first ?? reply
+            }
+            #expect(try client.request("PATCH", "/v1/resources", json: ["name": "flags", "value": 2]).status == 200)
+            let changed = try client.get(read)
+            #expect(changed.json?["value"] == 2 && changed.header("ETag") == #""2""#)
+            // An error is kept too, until a write makes the location match.
+            for _ in 0..<3 { #expect(try client.get("/v1/resources?loc=/banner").errorCode == "no_match") }
+            #expect(try client.post("/v1/resources", ["path": "/banner", "value": "sale"]).status == 201)
+            #expect(try client.get("/v1/resources?loc=/banner").json?["value"] == "sale")
+            #expect(try client.request("DELETE", "/v1/resources?name=flags").status == 204)
+            #expect(try client.get(read).errorCode == "no_match")
+        }
+    }
+
     @Test func readErrors() throws {
         try withServer { server in
             let client = server.client()

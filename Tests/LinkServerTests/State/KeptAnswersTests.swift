@@ -3,8 +3,8 @@ import Testing
 
 @testable import LinkServer
 
-/// The answers kept for `/v1/resolve`: exact (by kind, bytes and snapshot) and bounded.
-@Suite struct ResolveAnswersTests {
+/// The answers kept for `/v1/resolve` and `GET /v1/resources`: exact (by kind, bytes and snapshot) and bounded.
+@Suite struct KeptAnswersTests {
     /// How many times an answer was worked out.
     private final class Calls {
         var count = 0
@@ -12,22 +12,21 @@ import Testing
 
     /// Looks `key` up, answering `answer` when it is worked out; returns the outcome's bytes and whether it was kept.
     private func ask(
-        _ answers: ResolveAnswers, _ key: String, kind: ResolveAnswers.Kind = .query, serial: UInt64 = 1,
+        _ answers: KeptAnswers, _ key: String, kind: KeptAnswers.Kind = .query, serial: UInt64 = 1,
         answer: String = "answer", calls: Calls? = nil
     ) -> (body: String, kept: Bool) {
         let (found, kept) = Array(key.utf8).withUnsafeBytes { bytes in
             answers.answer(kind, key: bytes, serial: serial) {
                 calls?.count += 1
-                return .answer(Array(answer.utf8), redirected: false)
+                return (Response(status: 200, body: Array(answer.utf8)), nil)
             }
         }
-        guard case .answer(let body, _) = found.outcome else { return ("", kept) }
-        return (String(decoding: body, as: UTF8.self), kept)
+        return (String(decoding: found.response.body, as: UTF8.self), kept)
     }
 
     /// Asks twice (a request is kept the second time it is worked out); returns the second time's body.
     private func askTwice(
-        _ answers: ResolveAnswers, _ key: String, kind: ResolveAnswers.Kind = .query, serial: UInt64 = 1,
+        _ answers: KeptAnswers, _ key: String, kind: KeptAnswers.Kind = .query, serial: UInt64 = 1,
         answer: String = "answer"
     ) -> String {
         _ = ask(answers, key, kind: kind, serial: serial, answer: answer)
@@ -35,7 +34,7 @@ import Testing
     }
 
     @Test func aRequestWorkedOutTwiceIsAnsweredFromWhatWasKept() {
-        let answers = ResolveAnswers()
+        let answers = KeptAnswers()
         let calls = Calls()
         #expect(ask(answers, "url=/a", answer: "A", calls: calls) == ("A", false))
         #expect(answers.count == 0)
@@ -52,24 +51,22 @@ import Testing
     }
 
     @Test func errorsAreKeptWithTheirOutcome() {
-        let answers = ResolveAnswers()
-        let noMatch = LinkError(.noMatch, "No route matches '/x'", details: ["location": "/x"])
-        let envelope = ErrorEnvelope.response(for: noMatch)
+        let answers = KeptAnswers()
+        let envelope = ErrorEnvelope.response(
+            for: LinkError(.noMatch, "No route matches '/x'", details: ["location": "/x"]))
         for expectedKept in [false, false, true] {
             let (found, kept) = Array("url=/x".utf8).withUnsafeBytes { bytes in
-                answers.answer(.query, key: bytes, serial: 1) { .failure(.noMatch, envelope) }
+                answers.answer(.query, key: bytes, serial: 1) { (envelope, "no_match") }
             }
             #expect(kept == expectedKept)
-            guard case .failure(let code, let response) = found.outcome else {
-                Issue.record("expected the error")
-                return
-            }
-            #expect(code == .noMatch && response.status == 404 && response.body == envelope.body)
+            #expect(found.outcome == "no_match")
+            #expect(found.response.status == 404 && found.response.body == envelope.body)
+            #expect(found.response.header("content-type") == Response.jsonContentType)
         }
     }
 
     @Test func aNewerSnapshotEmptiesThemAndAnOlderOneKeepsNothing() {
-        let answers = ResolveAnswers()
+        let answers = KeptAnswers()
         #expect(askTwice(answers, "url=/a", serial: 5, answer: "5") == "5")
         #expect(ask(answers, "url=/a", serial: 5) == ("5", true))
         // A request still reading the older snapshot is worked out and not kept.
@@ -85,7 +82,7 @@ import Testing
 
     @Test func theyAreBoundedAndWhatIsAskedAgainStays() {
         // Eight sets of two: at most sixteen answers.
-        let answers = ResolveAnswers(sets: 8, largestEntry: 40)
+        let answers = KeptAnswers(sets: 8, largestEntry: 60)
         let hot = "url=/hot"
         #expect(askTwice(answers, hot) == "answer")
         for number in 1...500 {
@@ -98,14 +95,14 @@ import Testing
         // The ones asked early have mostly made way for others.
         let keptEarly = (1...100).filter { ask(answers, "url=/\($0)", answer: "again").body == "answer" }
         #expect(keptEarly.count < 16)
-        // Larger than the largest entry (key and answer together): answered, not kept.
-        let large = String(repeating: "x", count: 40)
+        // Larger than the largest entry (10 bytes of key, 52 of response): answered, not kept.
+        let large = String(repeating: "x", count: 20)
         #expect(askTwice(answers, "url=/large", answer: large) == large)
         #expect(ask(answers, "url=/large", answer: large) == (large, false))
     }
 
     @Test func aRequestSeenOnceTakesNoPlace() {
-        let answers = ResolveAnswers(sets: 8)
+        let answers = KeptAnswers(sets: 8)
         let hot = "url=/hot"
         #expect(askTwice(answers, hot) == "answer")
         // A stream of requests each seen once keeps nothing, and pushes nothing out.
@@ -117,14 +114,14 @@ import Testing
     @Test func similarRequestsSpreadOverTheSets() {
         // 1,000 queries that differ in a few bytes, in 2,048 sets of two: a set takes a third one only by chance
         // (about 30 of them, for a hash that spreads them evenly).
-        let answers = ResolveAnswers()
+        let answers = KeptAnswers()
         for number in 0..<1_000 { _ = askTwice(answers, "url=/users/\(number)") }
         #expect(answers.count >= 940)
     }
 
     @Test func twoAnswersOfOneSetAreBothKept() {
         // One set: the two last different requests are kept, the one used less recently makes way.
-        let answers = ResolveAnswers(sets: 1)
+        let answers = KeptAnswers(sets: 1)
         #expect(askTwice(answers, "url=/a", answer: "A") == "A")
         #expect(askTwice(answers, "url=/b", answer: "B") == "B")
         #expect(ask(answers, "url=/a") == ("A", true))
@@ -138,7 +135,7 @@ import Testing
     }
 
     @Test func concurrentRequestsGetTheirOwnAnswers() async {
-        let answers = ResolveAnswers(sets: 16)
+        let answers = KeptAnswers(sets: 16)
         await withTaskGroup(of: Bool.self) { group in
             for task in 0..<4 {
                 group.addTask {

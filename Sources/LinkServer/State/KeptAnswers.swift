@@ -2,49 +2,44 @@ import Glibc
 import LinkCore
 import Synchronization
 
-/// `/v1/resolve` answers already worked out, by the request's bytes, for the route snapshot they were worked out
-/// from.
+/// Answers already worked out, by the request's bytes, for the snapshot of live state they were worked out from:
+/// `/v1/resolve`'s (a route snapshot) and `GET /v1/resources`' (a resource snapshot).
 ///
-/// A resolution is a function of the request (the query of a `GET`, the body of a `POST`) and of the route
-/// snapshot alone: no clock, no randomness, no header takes part. A link in a campaign is resolved by every app
-/// that opens it, with the same answer each time; the second time, the answer is these bytes, and parsing,
-/// matching, the rules and the writer are skipped.
+/// Those answers are a function of the request (the query of a `GET`, the body of a `POST`) and of the snapshot
+/// alone: no clock, no randomness, no header takes part. A link in a campaign is resolved by every app that opens
+/// it, and a flag read by every app that starts, with the same answer each time; the second time, the answer is
+/// these bytes, and parsing, matching, the rules and the writer are skipped.
 ///
 /// - **Exact**: an answer is kept with the serial of the snapshot it came from, and a lookup from any other snapshot
-///   misses; a newer snapshot (a route write, a reload, another instance's write) empties the cache. A key is the
+///   misses; a newer snapshot (a write, a reload, another instance's write) empties the cache. A key is the
 ///   request's bytes, compared in full (their hash only picks the set).
 /// - **Bounded**: ``sets`` sets of two answers each; a new answer takes the place of the one of its set used less
-///   recently. An answer whose request and body together exceed ``largestEntry`` bytes is not kept, so the cache
-///   never holds more than `2 × sets × largestEntry` bytes (16 MiB by default; a resolution's answer is usually
-///   under 1 KiB).
+///   recently. An answer whose request and response together exceed ``largestEntry`` bytes is not kept, so the
+///   cache never holds more than `2 × sets × largestEntry` bytes (16 MiB by default; answers are usually under
+///   1 KiB).
 /// - **Kept when asked twice**: a request is kept the second time it is worked out (its hash is noted the first
-///   time, in a table of ``2 × sets`` hashes). A request seen once, such as a link that one person opens, costs a
+///   time, in a table of `2 × sets` hashes). A request seen once, such as a link that one person opens, costs a
 ///   hash and a note, not an allocation, and a stream of them does not push out the answers asked for again.
 /// - Errors are kept too, as their envelopes (`no_match` for a link that matches no route is as repeatable as a
 ///   match).
-final class ResolveAnswers: Sendable {
-    /// What a resolution ended with: the answer's bytes (and whether it redirected, for the outcome metric), or
-    /// the error's envelope as sent (and the error's code for the outcome metric; `nil` when the request was
-    /// refused before it was resolved, which is not an outcome).
-    enum Outcome: Sendable {
-        case answer([UInt8], redirected: Bool)
-        case failure(LinkError.Code?, Response)
-    }
-
+final class KeptAnswers: Sendable {
     /// Which request a key's bytes are: a `GET`'s query or a `POST`'s body.
     enum Kind: UInt8, Sendable {
         case query = 1
         case body = 2
     }
 
-    /// A request's outcome, and what it is kept by. A class: handed out of the lock as one reference.
+    /// A request's response, its outcome for a metric (`/v1/resolve`'s `resolved`, `redirected` or error code;
+    /// `nil` when there is none), and what it is kept by. A class: handed out of the lock as one reference.
     final class Answer: Sendable {
-        let outcome: Outcome
+        let response: Response
+        let outcome: String?
         fileprivate let kind: Kind
         fileprivate let hash: UInt64
         fileprivate let key: [UInt8]
 
-        fileprivate init(_ outcome: Outcome, kind: Kind, hash: UInt64, key: [UInt8]) {
+        fileprivate init(_ response: Response, outcome: String?, kind: Kind, hash: UInt64, key: [UInt8]) {
+            self.response = response
             self.outcome = outcome
             self.kind = kind
             self.hash = hash
@@ -80,10 +75,11 @@ final class ResolveAnswers: Sendable {
                 seen: Array(repeating: 0, count: 2 * sets)))
     }
 
-    /// The answer kept for `key` from the snapshot numbered `serial`, else `resolve`'s, kept for the next time if
-    /// `key` was worked out before; `kept` says which.
+    /// The answer kept for `key` from the snapshot numbered `serial`, else the one `work` works out, kept for the
+    /// next time if `key` was worked out before; `kept` says which.
     func answer(
-        _ kind: Kind, key: UnsafeRawBufferPointer, serial: UInt64, resolve: () -> Outcome
+        _ kind: Kind, key: UnsafeRawBufferPointer, serial: UInt64,
+        work: () -> (response: Response, outcome: String?)
     ) -> (answer: Answer, kept: Bool) {
         let hash = hash(kind, key)
         let set = Int(truncatingIfNeeded: hash) & (sets - 1)
@@ -105,11 +101,11 @@ final class ResolveAnswers: Sendable {
             return (nil, false)
         }
         if let kept { return (kept, true) }
-        let outcome = resolve()
-        guard seenBefore, key.count + outcome.size <= largestEntry else {
-            return (Answer(outcome, kind: kind, hash: hash, key: []), false)
+        let (response, outcome) = work()
+        guard seenBefore, key.count + response.size <= largestEntry else {
+            return (Answer(response, outcome: outcome, kind: kind, hash: hash, key: []), false)
         }
-        let answer = Answer(outcome, kind: kind, hash: hash, key: Array(key))
+        let answer = Answer(response, outcome: outcome, kind: kind, hash: hash, key: Array(key))
         slots.withLock { slots in
             guard slots.serial == serial else { return }
             // The way that holds this request already (another thread worked it out too), an empty one, or the one
@@ -161,29 +157,34 @@ final class ResolveAnswers: Sendable {
         return hash ^ (hash >> 31)
     }
 
+    /// A request's raw query (empty without one) lent to `body` as bytes: in place for a part of a native string
+    /// (cheaper than lending the whole string's bytes and cutting them), else copied.
+    static func withBytes<Result>(of query: Substring?, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let utf8 = (query ?? "").utf8
+        return utf8.withContiguousStorageIfAvailable { body(UnsafeRawBufferPointer($0)) }
+            ?? Array(utf8).withUnsafeBytes(body)
+    }
+
     /// The number of answers kept.
     var count: Int { slots.withLock { $0.answers.reduce(0) { $0 + ($1 == nil ? 0 : 1) } } }
 }
 
-extension ResolveAnswers.Outcome {
-    /// The bytes an outcome holds.
+extension Response {
+    /// About the bytes a response holds.
     fileprivate var size: Int {
-        switch self {
-        case .answer(let bytes, _): bytes.count
-        case .failure(_, let response): response.body.count
-        }
+        headers.reduce(body.count + 32) { $0 + $1.0.utf8.count + $1.1.utf8.count } + (location?.utf8.count ?? 0)
     }
 }
 
-extension ResolveAnswers.Answer {
-    fileprivate func matches(_ kind: ResolveAnswers.Kind, _ hash: UInt64, _ key: UnsafeRawBufferPointer) -> Bool {
+extension KeptAnswers.Answer {
+    fileprivate func matches(_ kind: KeptAnswers.Kind, _ hash: UInt64, _ key: UnsafeRawBufferPointer) -> Bool {
         guard self.hash == hash, self.kind == kind, self.key.count == key.count else { return false }
         guard let other = key.baseAddress else { return true }
         return self.key.withUnsafeBytes { mine in mine.baseAddress.map { memcmp($0, other, key.count) == 0 } ?? false }
     }
 }
 
-extension ResolveAnswers.Slots {
+extension KeptAnswers.Slots {
     /// Drops every answer; the ones kept from now on are from the snapshot numbered `serial`.
     fileprivate mutating func empty(serial: UInt64) {
         self.serial = serial
