@@ -83,6 +83,14 @@ extension PostgresSuites {
                 statuses.withLock { $0.append(reply?.status ?? 0) }
             }
             #expect(statuses.withLock { $0.sorted() } == [200, 412])
+            // Every instance follows the winner, though each had answered the same read many times (and kept it).
+            #expect(
+                waitUntil(timeout: .seconds(1)) {
+                    let values = [a.port, b.port, c.port].map { port -> JSONValue? in
+                        (try? HTTPClient(port: port).get("/v1/resources?loc=/flags/ios"))?.json?["value"]
+                    }
+                    return (values[0] == 2 || values[0] == 3) && values.allSatisfy { $0 == values[0] }
+                })
             let stale = try HTTPClient(port: a.port).request(
                 "PATCH", "/v1/resources", json: ["path": "/flags/:p", "value": 9, "ifRevision": 1])
             #expect(stale.errorCode == "revision_mismatch")
