@@ -23,7 +23,7 @@ final class ServiceMetrics: Sendable {
     /// Every outcome's counter, made up front: recording one is a lookup in an immutable dictionary.
     private let outcomeCounters: [String: Metrics.Counter]
     private let gauges = Mutex<[(Metrics.Gauge, @Sendable () -> Int)]>([])
-    /// `/v1/resolve` requests answered from the answers kept, and worked out (``ResolveAnswers``).
+    /// `/v1/resolve` requests answered from the answers kept, and worked out (``KeptAnswers``).
     private let keptAnswers: Metrics.Counter
     private let workedAnswers: Metrics.Counter
     /// Slot outcomes, made up front like the resolve outcomes.
