@@ -144,7 +144,7 @@ import Testing
         }
     }
 
-    /// A repeated request is answered from the answers kept (``ResolveAnswers``): the same bytes, the outcome still
+    /// A repeated request is answered from the answers kept (``KeptAnswers``): the same bytes, the outcome still
     /// counted each time, and every route write seen by the very next request.
     @Test func aRepeatedResolutionIsKeptAndFollowsEveryRouteWrite() throws {
         try withServer { (server) throws in
