@@ -133,7 +133,7 @@ struct RouteEndpoints {
         _ answers: KeptAnswers, parse: () throws(LinkError) -> Input,
         resolve: (borrowing Resolver, Input) throws(LinkError) -> Resolution
     ) -> (answer: KeptAnswers.Answer, kept: Bool) {
-        let snapshot = registry.snapshot
+        let snapshot = registry.published
         return answers.answer(kind, key: key, serial: snapshot.serial) { () -> (Response, String?) in
             let input: Input
             do throws(LinkError) { input = try parse() } catch { return (ErrorEnvelope.response(for: error), nil) }

@@ -50,12 +50,6 @@ final class LiveRoutes: Sendable {
         checks.withLock { $0.append(check) }
     }
 
-    /// The current resolver and its snapshot's serial, which changes with every published table.
-    var current: (resolver: Resolver, serial: UInt64) {
-        let snapshot = state.snapshot
-        return (snapshot.value, snapshot.serial)
-    }
-
     /// The current resolver (a value: later writes do not change it).
     var resolver: Resolver { state.value }
 
@@ -67,9 +61,9 @@ final class LiveRoutes: Sendable {
         try state.snapshot.lend(body)
     }
 
-    /// The published snapshot: the resolver (``LiveState/Snapshot/lend(_:)``) and its serial, for what is kept per
-    /// table.
-    var snapshot: LiveState<Resolver>.Snapshot { state.snapshot }
+    /// The published snapshot: the resolver (``LiveState/Snapshot/lend(_:)``) and its serial, which changes with
+    /// every published table, for what is kept per table.
+    var published: LiveState<Resolver>.Snapshot { state.snapshot }
 
     var count: Int { resolver.table.count }
 
