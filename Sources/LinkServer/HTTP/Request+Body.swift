@@ -16,11 +16,7 @@ extension Request {
         let semicolon: Int?? = type.withUTF8Bytes { bytes in
             // The media type: up to the first `;`, spaces trimmed, ASCII case-insensitive.
             let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
-            var lower = 0
-            var upper = end
-            while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
-            while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
-            let mediaType = UnsafeBufferPointer(rebasing: bytes[lower..<upper])
+            let mediaType = UnsafeBufferPointer(rebasing: bytes[bytes.trimmingSpaces(0..<end)])
             guard mediaType.starts(caseInsensitiveWith: "application/") else { return .none }
             let subtype = UnsafeBufferPointer(rebasing: mediaType[12...])
             let isJSON =

@@ -40,12 +40,9 @@ final class RequestAdmission: Sendable {
     /// instructions). `nil` when it is not such a number, or does not fit.
     static func declaredLength(_ value: String) -> Int? {
         value.withUTF8Bytes { bytes in
-            var lower = 0
-            var upper = bytes.count
-            while lower < upper, bytes[lower] == UInt8(ascii: " ") || bytes[lower] == UInt8(ascii: "\t") { lower += 1 }
-            while upper > lower, bytes[upper - 1] == UInt8(ascii: " ") || bytes[upper - 1] == UInt8(ascii: "\t") {
-                upper -= 1
-            }
+            let trimmed = bytes.trimmingSpaces()
+            var lower = trimmed.lowerBound
+            let upper = trimmed.upperBound
             var negative = false
             if lower < upper, bytes[lower] == UInt8(ascii: "+") || bytes[lower] == UInt8(ascii: "-") {
                 negative = bytes[lower] == UInt8(ascii: "-")

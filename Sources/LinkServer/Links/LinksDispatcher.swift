@@ -167,12 +167,8 @@ final class LinksDispatcher: RequestHandler {
         // combining mark may join the `:` or `]` next to it.
         let host: String? = header.withUTF8 { bytes in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-            var lower = 0
-            var upper = bytes.count
-            while lower < upper, blank(bytes[lower]) { lower += 1 }
-            while upper > lower, blank(bytes[upper - 1]) { upper -= 1 }
-            let trimmed = bytes[lower..<upper]
+            let trimmed = bytes[bytes.trimmingSpaces()]
+            let lower = trimmed.startIndex
             var host = trimmed
             if trimmed.first == UInt8(ascii: "[") {
                 if let close = trimmed.firstIndex(of: UInt8(ascii: "]")) { host = bytes[(lower + 1)..<close] }
