@@ -71,6 +71,10 @@ public final class RouteLink: Sendable {
         }
     }
 
+    /// Whether the link can expire while the route stays as it is: it has a validity window or a `maxClicks`, so
+    /// that a click's decision depends on the time or on the clicks counted, not only on the route table.
+    public var canExpire: Bool { validFrom != nil || validUntil != nil || maxClicks != nil }
+
     /// Whether `milliseconds` lies outside the validity window.
     public func isOutsideWindow(at milliseconds: Int64) -> Bool {
         if let validFrom, milliseconds < validFrom { return true }

@@ -7,7 +7,7 @@ import LinkCore
 struct ResourceEndpoints {
     let state: LiveResources
     /// The answers kept for reads already answered.
-    let answers = KeptAnswers()
+    let answers = KeptResponses()
 
     var endpoints: [Endpoint] {
         [
@@ -38,7 +38,7 @@ struct ResourceEndpoints {
     }
 
     /// A read, from the answers kept for its query when it was answered before from the same snapshot.
-    private static func read(_ request: Request, _ state: LiveResources, _ answers: KeptAnswers) -> Response {
+    private static func read(_ request: Request, _ state: LiveResources, _ answers: KeptResponses) -> Response {
         let snapshot = state.published
         func lookUp(_ query: UnsafeRawBufferPointer) -> Response {
             answers.answer(.query, key: query, serial: snapshot.serial) { () -> (Response, String?) in
@@ -49,7 +49,7 @@ struct ResourceEndpoints {
                 }
             }.answer.response
         }
-        return KeptAnswers.withBytes(of: request.rawQuery, lookUp)
+        return KeptKey.withBytes(of: request.rawQuery, lookUp)
     }
 
     /// `?loc=` → the value at a location; `?name=` (other keys are parameters) → the value by name; neither →

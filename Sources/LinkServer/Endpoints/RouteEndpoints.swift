@@ -5,7 +5,7 @@ struct RouteEndpoints {
     let registry: LiveRoutes
     let metrics: ServiceMetrics
     /// The answers kept for requests already resolved.
-    let answers = KeptAnswers()
+    let answers = KeptResponses()
 
     var endpoints: [Endpoint] {
         [
@@ -73,7 +73,7 @@ struct RouteEndpoints {
 
     /// `POST /v1/resolve`: the body's resolution, kept by the body's bytes.
     static func resolvePosted(
-        _ request: Request, _ registry: LiveRoutes, _ metrics: ServiceMetrics, _ answers: KeptAnswers
+        _ request: Request, _ registry: LiveRoutes, _ metrics: ServiceMetrics, _ answers: KeptResponses
     ) -> Response {
         let found = request.body.withUnsafeBytes { body in
             answered(
@@ -88,9 +88,9 @@ struct RouteEndpoints {
 
     /// `GET /v1/resolve?url=…`: the query's resolution, kept by the query's bytes.
     static func resolveQueried(
-        _ request: Request, _ registry: LiveRoutes, _ metrics: ServiceMetrics, _ answers: KeptAnswers
+        _ request: Request, _ registry: LiveRoutes, _ metrics: ServiceMetrics, _ answers: KeptResponses
     ) -> Response {
-        func lookUp(_ query: UnsafeRawBufferPointer) -> (answer: KeptAnswers.Answer, kept: Bool) {
+        func lookUp(_ query: UnsafeRawBufferPointer) -> (answer: KeptResponses.Answer, kept: Bool) {
             answered(
                 .query, query, registry, answers,
                 parse: { () throws(LinkError) in try resolveQuery(request) },
@@ -100,7 +100,7 @@ struct RouteEndpoints {
                         hashMode: query.hashMode)
                 })
         }
-        return respond(KeptAnswers.withBytes(of: request.rawQuery, lookUp), metrics)
+        return respond(KeptKey.withBytes(of: request.rawQuery, lookUp), metrics)
     }
 
     /// The parameters of `GET /v1/resolve`: `url` (required), `current`, `evaluate`, `hashMode`.
@@ -129,10 +129,10 @@ struct RouteEndpoints {
     /// The answer kept for a request's bytes (`key`), or that of parsing the request and resolving it, then kept;
     /// `kept` says which.
     static func answered<Input>(
-        _ kind: KeptAnswers.Kind, _ key: UnsafeRawBufferPointer, _ registry: LiveRoutes,
-        _ answers: KeptAnswers, parse: () throws(LinkError) -> Input,
+        _ kind: KeptKey.Kind, _ key: UnsafeRawBufferPointer, _ registry: LiveRoutes,
+        _ answers: KeptResponses, parse: () throws(LinkError) -> Input,
         resolve: (borrowing Resolver, Input) throws(LinkError) -> Resolution
-    ) -> (answer: KeptAnswers.Answer, kept: Bool) {
+    ) -> (answer: KeptResponses.Answer, kept: Bool) {
         let snapshot = registry.published
         return answers.answer(kind, key: key, serial: snapshot.serial) { () -> (Response, String?) in
             let input: Input
@@ -153,7 +153,7 @@ struct RouteEndpoints {
     /// A resolution's answer, or its error's envelope; counts its outcome (`resolved`, `redirected`, or the error
     /// code that ended it; a request refused before it was resolved is not an outcome).
     static func respond(
-        _ answer: (answer: KeptAnswers.Answer, kept: Bool), _ metrics: ServiceMetrics
+        _ answer: (answer: KeptResponses.Answer, kept: Bool), _ metrics: ServiceMetrics
     ) -> Response {
         metrics.recordResolveAnswer(kept: answer.kept)
         if let outcome = answer.answer.outcome { metrics.recordOutcome(outcome) }

@@ -11,6 +11,8 @@ final class LinkEngine: Sendable {
     let hub: any EventHub
     let logger: Logger
     let decider: ClickDecider
+    /// Bots' clicks decided before, by their requests' bytes (``decideBotClick(_:counted:now:facts:)``).
+    let botClicks = KeptAnswers<KeptClick>()
     private let metrics: ServiceMetrics?
     /// Whether the store can be written now (a shared store that stopped answering cannot, API.md §12).
     private let storeReachable: @Sendable () -> Bool
@@ -41,16 +43,7 @@ final class LinkEngine: Sendable {
     private func decide(
         _ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64, resolver: borrowing Resolver
     ) throws -> ClickDecision {
-        let needsCheck = ClickDecider.needsPlatformCheck(facts, lsp: lsp)
-        let match = needsCheck ? nil : resolver.match(facts.location)
-        let route = match.map { resolver.table.routes[$0.index] }
-        let clicksCounted = try route.flatMap { (route) throws in
-            try self.clicksCounted(route, counting: counted && facts.bot == nil, now: now)
-        }
-        let input = ClickDecider.Input(
-            facts: facts, lsp: lsp, now: now, counted: counted, clicksCounted: clicksCounted,
-            match: needsCheck ? nil : .some(match),
-            token: storeReachable() ? DeferredTokens.newToken : { nil })
+        let input = try self.input(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
         var decision = decider.decide(input, resolver: resolver)
         if decision.kind != .platformCheck {
             // The click counts under an ambiguous person's `_lsp` choice: the facts are copied only to say so.
@@ -65,6 +58,55 @@ final class LinkEngine: Sendable {
         }
         metrics?.recordLinkDecision(decision.kind.rawValue, platform: facts.bot?.rawValue ?? decision.platform)
         return decision
+    }
+
+    /// What the ``ClickDecider`` is given for `facts`: the route's clicks counted (this one counted first when it is
+    /// a counted person click) and a maker of tokens.
+    private func input(
+        _ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64, resolver: borrowing Resolver
+    ) throws -> ClickDecider.Input {
+        let needsCheck = ClickDecider.needsPlatformCheck(facts, lsp: lsp)
+        let match = needsCheck ? nil : resolver.match(facts.location)
+        let route = match.map { resolver.table.routes[$0.index] }
+        let clicksCounted = try route.flatMap { (route) throws in
+            try self.clicksCounted(route, counting: counted && facts.bot == nil, now: now)
+        }
+        return ClickDecider.Input(
+            facts: facts, lsp: lsp, now: now, counted: counted, clicksCounted: clicksCounted,
+            match: needsCheck ? nil : .some(match),
+            token: storeReachable() ? DeferredTokens.newToken : { nil })
+    }
+
+    /// A bot's click (its facts from `facts`, whose ``ClickFacts/bot`` is set), as ``decide(_:lsp:counted:now:)``
+    /// decides it, kept by `key` (``KeptKey/click(_:)``) for the route snapshot it was decided on: a bot's decision
+    /// reads the request's target and headers and the route table, nothing else, unless the clicked route's link
+    /// can expire (then it reads the time and the clicks counted, and it is decided every time). A bot draws no
+    /// token and counts towards no `maxClicks`; its click is counted (when `counted`) and its metric recorded every
+    /// time. Chat apps and crawlers fetch the same links again and again: the second time, the location is not
+    /// parsed, nor resolved, nor its preview page written.
+    func decideBotClick(
+        _ key: [UInt8], counted: Bool, now: Int64, facts: () throws -> ClickFacts
+    ) throws -> KeptClick {
+        let snapshot = routes.published
+        let (answer, kept) = try key.withUnsafeBytes {
+            (key) throws -> (answer: KeptAnswers<KeptClick>.Answer, kept: Bool) in
+            try botClicks.answer(.click, key: key, serial: snapshot.serial) {
+                () throws -> (value: KeptClick, size: Int?) in
+                let facts = try facts()
+                assert(facts.bot != nil, "a bot's click")
+                let decision = try snapshot.lend { (resolver) throws -> ClickDecision in
+                    decider.decide(
+                        try input(facts, lsp: nil, counted: counted, now: now, resolver: resolver), resolver: resolver)
+                }
+                let click = KeptClick(facts: facts, decision: decision)
+                return (click, decision.clicked?.link?.canExpire == true ? nil : click.size)
+            }
+        }
+        let click = answer.value
+        if counted { record(click.decision, facts: click.facts, kind: .bot, now: now) }
+        metrics?.recordLinkDecision(click.decision.kind.rawValue, platform: click.facts.bot?.rawValue ?? "")
+        metrics?.recordBotClickAnswer(kept: kept)
+        return click
     }
 
     /// Keeps the token `decision` used and records the click (when `counted`); answers the decision as it leaves.
@@ -146,5 +188,17 @@ final class LinkEngine: Sendable {
         _ = try? hub.emit(
             Location(segments: ["links", "clicks", name], query: Query([])), extra: extra,
             time: UTCCalendar.rfc3339(milliseconds: now))
+    }
+}
+
+/// A bot's click kept (``LinkEngine/decideBotClick(_:counted:now:facts:)``): what was known of it and what it was
+/// decided to mean.
+struct KeptClick: Sendable {
+    let facts: ClickFacts
+    let decision: ClickDecision
+
+    /// About the bytes it holds: its page, its target, and 1 KiB for the resolution and the facts.
+    var size: Int {
+        (decision.pageBytes?.count ?? 0) + (decision.target?.utf8.count ?? 0) + 1024
     }
 }

@@ -214,31 +214,28 @@ final class LinksDispatcher: RequestHandler {
 }
 
 extension LinksDispatcher {
-    /// A click (API.md §7 "A click").
+    /// A click (API.md §7 "A click"). A bot's is decided once per distinct request and route table
+    /// (``LinkEngine/decideBotClick(_:counted:now:facts:)``).
     private func click(_ request: Request) -> Response {
         let json = LinksDispatcher.wantsJSON(request.headers[.accept])
         let prefetch =
             LinksDispatcher.saysPrefetch(request.headers[.secPurpose])
             || LinksDispatcher.saysPrefetch(request.headers[.purpose])
         let counted = request.method == "GET" && !json && !prefetch
-        let (rawQuery, lsp) = LinksDispatcher.strippingReserved(request.rawQuery)
-        let target = rawQuery.isEmpty ? request.path : request.path + "?" + rawQuery
-        let location: Location
-        do {
-            location = try Location(target)
-        } catch {
-            return page(400, LinkPage.message(title: "Bad link", text: "This link is malformed."))
-        }
-        let agent = request.headers[.userAgent]
-        let classes = classifier.classify(agent ?? "")
-        let facts = ClickFacts(
-            location: location, clickedTarget: target, host: request.headers[.host] ?? "",
-            platform: classes.platform, bot: classes.bot,
-            inAppBrowser: classes.isInAppBrowser, language: ClickFacts.language(request.headers[.acceptLanguage]),
-            userAgent: agent, referrer: request.headers[.referer])
+        let classes = classifier.classify(request.headers[.userAgent] ?? "")
         let decision: ClickDecision
         do {
-            decision = try engine.decide(facts, lsp: lsp, counted: counted, now: WallClock.milliseconds())
+            if classes.bot != nil {
+                decision = try engine.decideBotClick(
+                    KeptKey.click(request), counted: counted, now: WallClock.milliseconds(),
+                    facts: { try LinksDispatcher.facts(of: request, classes).facts }
+                ).decision
+            } else {
+                let (facts, lsp) = try LinksDispatcher.facts(of: request, classes)
+                decision = try engine.decide(facts, lsp: lsp, counted: counted, now: WallClock.milliseconds())
+            }
+        } catch is BadLink {
+            return page(400, LinkPage.message(title: "Bad link", text: "This link is malformed."))
         } catch {
             logger.error("click failed", metadata: ["request.id": "\(request.id)", "error": "\(error)"])
             return ErrorEnvelope.response(for: ErrorEnvelope.internalError)
@@ -253,6 +250,24 @@ extension LinksDispatcher {
         }
         return Response(
             status: decision.status, headers: LinksDispatcher.clickHeaders, location: decision.target ?? "/")
+    }
+
+    /// A click whose target is not a location.
+    private struct BadLink: Error {}
+
+    /// What is known of a click (`classes`: its `User-Agent`'s), and the `_lsp` it carries.
+    private static func facts(of request: Request, _ classes: UserAgentClass) throws -> (
+        facts: ClickFacts, lsp: String?
+    ) {
+        let (rawQuery, lsp) = LinksDispatcher.strippingReserved(request.rawQuery)
+        let target = rawQuery.isEmpty ? request.path : request.path + "?" + rawQuery
+        guard let location = try? Location(target) else { throw BadLink() }
+        let facts = ClickFacts(
+            location: location, clickedTarget: target, host: request.headers[.host] ?? "",
+            platform: classes.platform, bot: classes.bot, inAppBrowser: classes.isInAppBrowser,
+            language: ClickFacts.language(request.headers[.acceptLanguage]), userAgent: request.headers[.userAgent],
+            referrer: request.headers[.referer])
+        return (facts, lsp)
     }
 
     /// Whether a `Sec-Purpose` or `Purpose` header marks a prefetch (not counted).

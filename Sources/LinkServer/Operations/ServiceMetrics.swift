@@ -26,6 +26,10 @@ final class ServiceMetrics: Sendable {
     /// `/v1/resolve` requests answered from the answers kept, and worked out (``KeptAnswers``).
     private let keptAnswers: Metrics.Counter
     private let workedAnswers: Metrics.Counter
+    /// Bots' clicks on the links listener answered from the decisions kept, and decided
+    /// (``LinkEngine/decideBotClick(_:counted:now:facts:)``).
+    private let keptBotClicks: Metrics.Counter
+    private let decidedBotClicks: Metrics.Counter
     /// Slot outcomes, made up front like the resolve outcomes.
     private let slotCounters: [String: Metrics.Counter]
     /// Link decisions by decision and platform (a bot's kind for bots), made up front: both lists are closed. Row
@@ -51,6 +55,10 @@ final class ServiceMetrics: Sendable {
             label: "linkserver_resolve_answers_total", dimensions: [("source", "kept")], factory: factory)
         workedAnswers = Metrics.Counter(
             label: "linkserver_resolve_answers_total", dimensions: [("source", "resolved")], factory: factory)
+        keptBotClicks = Metrics.Counter(
+            label: "linkserver_bot_click_answers_total", dimensions: [("source", "kept")], factory: factory)
+        decidedBotClicks = Metrics.Counter(
+            label: "linkserver_bot_click_answers_total", dimensions: [("source", "decided")], factory: factory)
         let outcomes = ["resolved", "redirected"] + LinkError.Code.known.map(\.rawValue)
         slotCounters = Dictionary(
             uniqueKeysWithValues: [
@@ -128,6 +136,11 @@ final class ServiceMetrics: Sendable {
     /// Counts one `/v1/resolve` request answered from the answers kept (`kept`) or worked out.
     func recordResolveAnswer(kept: Bool) {
         (kept ? keptAnswers : workedAnswers).increment()
+    }
+
+    /// Counts a bot's click on the links listener, answered from the decisions kept or decided.
+    func recordBotClickAnswer(kept: Bool) {
+        (kept ? keptBotClicks : decidedBotClicks).increment()
     }
 
     /// Counts one resolution outcome: `resolved`, `redirected`, or the error code that ended it.

@@ -3,12 +3,14 @@ import LinkCore
 import Synchronization
 
 /// Answers already worked out, by the request's bytes, for the snapshot of live state they were worked out from:
-/// `/v1/resolve`'s (a route snapshot) and `GET /v1/resources`' (a resource snapshot).
+/// `/v1/resolve`'s (a route snapshot), `GET /v1/resources`' (a resource snapshot) and a bot's click on the links
+/// listener (a route snapshot; ``LinkEngine/decideBotClick(_:counted:now:facts:)``).
 ///
-/// Those answers are a function of the request (the query of a `GET`, the body of a `POST`) and of the snapshot
-/// alone: no clock, no randomness, no header takes part. A link in a campaign is resolved by every app that opens
-/// it, and a flag read by every app that starts, with the same answer each time; the second time, the answer is
-/// these bytes, and parsing, matching, the rules and the writer are skipped.
+/// Those answers are a function of the request (the query of a `GET`, the body of a `POST`, a click's target and
+/// the headers it reads) and of the snapshot alone: no clock, no randomness takes part. A link in a campaign is
+/// resolved by every app that opens it, and a flag read by every app that starts, with the same answer each time;
+/// the second time, the answer is these bytes, and parsing, matching, the rules and the writer are skipped. What
+/// is kept is a ``Value``: a response ready to send (``KeptResponse``), or a click's facts and decision.
 ///
 /// - **Exact**: an answer is kept with the serial of the snapshot it came from, and a lookup from any other snapshot
 ///   misses; a newer snapshot (a write, a reload, another instance's write) empties the cache. A key is the
@@ -22,25 +24,18 @@ import Synchronization
 ///   hash and a note, not an allocation, and a stream of them does not push out the answers asked for again.
 /// - Errors are kept too, as their envelopes (`no_match` for a link that matches no route is as repeatable as a
 ///   match).
-final class KeptAnswers: Sendable {
-    /// Which request a key's bytes are: a `GET`'s query or a `POST`'s body.
-    enum Kind: UInt8, Sendable {
-        case query = 1
-        case body = 2
-    }
+final class KeptAnswers<Value: Sendable>: Sendable {
+    typealias Kind = KeptKey.Kind
 
-    /// A request's response, its outcome for a metric (`/v1/resolve`'s `resolved`, `redirected` or error code;
-    /// `nil` when there is none), and what it is kept by. A class: handed out of the lock as one reference.
+    /// A request's answer and what it is kept by. A class: handed out of the lock as one reference.
     final class Answer: Sendable {
-        let response: Response
-        let outcome: String?
+        let value: Value
         fileprivate let kind: Kind
         fileprivate let hash: UInt64
         fileprivate let key: [UInt8]
 
-        fileprivate init(_ response: Response, outcome: String?, kind: Kind, hash: UInt64, key: [UInt8]) {
-            self.response = response
-            self.outcome = outcome
+        fileprivate init(_ value: Value, kind: Kind, hash: UInt64, key: [UInt8]) {
+            self.value = value
             self.kind = kind
             self.hash = hash
             self.key = key
@@ -75,12 +70,13 @@ final class KeptAnswers: Sendable {
                 seen: Array(repeating: 0, count: 2 * sets)))
     }
 
-    /// The answer kept for `key` from the snapshot numbered `serial`, else the one `work` works out, kept for the
-    /// next time if `key` was worked out before; `kept` says which.
-    func answer(
+    /// The answer kept for `key` from the snapshot numbered `serial`, else the one `work` works out with its size
+    /// in bytes, kept for the next time if `key` was worked out before and the size is given (`nil`: an answer
+    /// that must be worked out every time); `kept` says which.
+    func answer<Failure: Error>(
         _ kind: Kind, key: UnsafeRawBufferPointer, serial: UInt64,
-        work: () -> (response: Response, outcome: String?)
-    ) -> (answer: Answer, kept: Bool) {
+        work: () throws(Failure) -> (value: Value, size: Int?)
+    ) throws(Failure) -> (answer: Answer, kept: Bool) {
         let hash = hash(kind, key)
         let set = Int(truncatingIfNeeded: hash) & (sets - 1)
         let seenAt = Int(truncatingIfNeeded: hash >> 32) & (2 * sets - 1)
@@ -101,11 +97,11 @@ final class KeptAnswers: Sendable {
             return (nil, false)
         }
         if let kept { return (kept, true) }
-        let (response, outcome) = work()
-        guard seenBefore, key.count + response.size <= largestEntry else {
-            return (Answer(response, outcome: outcome, kind: kind, hash: hash, key: []), false)
+        let (value, size) = try work()
+        guard seenBefore, let size, key.count + size <= largestEntry else {
+            return (Answer(value, kind: kind, hash: hash, key: []), false)
         }
-        let answer = Answer(response, outcome: outcome, kind: kind, hash: hash, key: Array(key))
+        let answer = Answer(value, kind: kind, hash: hash, key: Array(key))
         slots.withLock { slots in
             guard slots.serial == serial else { return }
             // The way that holds this request already (another thread worked it out too), an empty one, or the one
@@ -157,6 +153,47 @@ final class KeptAnswers: Sendable {
         return hash ^ (hash >> 31)
     }
 
+    /// The number of answers kept.
+    var count: Int { slots.withLock { $0.answers.reduce(0) { $0 + ($1 == nil ? 0 : 1) } } }
+}
+
+/// A response kept ready to send, and its outcome for a metric (`/v1/resolve`'s `resolved`, `redirected` or error
+/// code; `nil` when there is none).
+struct KeptResponse: Sendable {
+    let response: Response
+    let outcome: String?
+}
+
+/// Responses kept ready to send (`/v1/resolve`, `GET /v1/resources`).
+typealias KeptResponses = KeptAnswers<KeptResponse>
+
+extension KeptAnswers where Value == KeptResponse {
+    /// The response kept for `key` from the snapshot numbered `serial`, else the one `work` works out (with its
+    /// outcome), kept for the next time if `key` was worked out before.
+    func answer(
+        _ kind: Kind, key: UnsafeRawBufferPointer, serial: UInt64, work: () -> (response: Response, outcome: String?)
+    ) -> (answer: Answer, kept: Bool) {
+        answer(kind, key: key, serial: serial) { () -> (value: KeptResponse, size: Int?) in
+            let (response, outcome) = work()
+            return (KeptResponse(response: response, outcome: outcome), response.size)
+        }
+    }
+}
+
+extension KeptAnswers.Answer where Value == KeptResponse {
+    var response: Response { value.response }
+    var outcome: String? { value.outcome }
+}
+
+/// The bytes answers are kept by (``KeptAnswers``).
+enum KeptKey {
+    /// Which request a key's bytes are: a `GET`'s query, a `POST`'s body, or a click's (``click(_:)``).
+    enum Kind: UInt8, Sendable {
+        case query = 1
+        case body = 2
+        case click = 3
+    }
+
     /// A request's raw query (empty without one) lent to `body` as bytes: in place for a part of a native string
     /// (cheaper than lending the whole string's bytes and cutting them), else copied.
     static func withBytes<Result>(of query: Substring?, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
@@ -165,8 +202,54 @@ final class KeptAnswers: Sendable {
             ?? Array(utf8).withUnsafeBytes(body)
     }
 
-    /// The number of answers kept.
-    var count: Int { slots.withLock { $0.answers.reduce(0) { $0 + ($1 == nil ? 0 : 1) } } }
+    /// A click's bytes on the links listener: all a bot's click decision reads of the request (API.md §7), its
+    /// path and raw query, `Host`, `User-Agent`, `Referer` and `Accept-Language`, each preceded by its length (a
+    /// missing header by `0xFFFF_FFFF`), so that two different requests never give the same bytes.
+    static func click(_ request: Request) -> [UInt8] {
+        let path = request.path
+        let query = request.rawQuery
+        let (host, agent) = (request.headers[.host], request.headers[.userAgent])
+        let (referer, language) = (request.headers[.referer], request.headers[.acceptLanguage])
+        let count =
+            24 + path.utf8.count + (query?.utf8.count ?? 0) + (host?.utf8.count ?? 0) + (agent?.utf8.count ?? 0)
+            + (referer?.utf8.count ?? 0) + (language?.utf8.count ?? 0)
+        // One allocation of the exact size, each part copied in at once.
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var writer = KeyWriter(at: UnsafeMutableRawPointer(buffer.baseAddress!))
+            writer.write(path)
+            writer.write(query)
+            writer.write(host)
+            writer.write(agent)
+            writer.write(referer)
+            writer.write(language)
+            initialized = count
+        }
+    }
+
+    /// Writes a key's parts, each its length (`0xFFFF_FFFF` when missing) then its bytes.
+    private struct KeyWriter {
+        var at: UnsafeMutableRawPointer
+
+        mutating func write(_ part: UnsafeBufferPointer<UInt8>?) {
+            at.storeBytes(of: (part.map { UInt32(truncatingIfNeeded: $0.count) } ?? .max).littleEndian, as: UInt32.self)
+            at += 4
+            guard let part, let base = part.baseAddress else { return }
+            at.copyMemory(from: base, byteCount: part.count)
+            at += part.count
+        }
+
+        // `withUTF8` lends a string's bytes in place, a small string's from a copy on the stack (appending a string's
+        // view byte by byte costs five times as much).
+        mutating func write(_ part: String?) {
+            guard var part else { return write(nil as UnsafeBufferPointer<UInt8>?) }
+            part.withUTF8 { write($0) }
+        }
+
+        mutating func write(_ part: Substring?) {
+            guard var part else { return write(nil as UnsafeBufferPointer<UInt8>?) }
+            part.withUTF8 { write($0) }
+        }
+    }
 }
 
 extension Response {
@@ -177,7 +260,7 @@ extension Response {
 }
 
 extension KeptAnswers.Answer {
-    fileprivate func matches(_ kind: KeptAnswers.Kind, _ hash: UInt64, _ key: UnsafeRawBufferPointer) -> Bool {
+    fileprivate func matches(_ kind: KeptKey.Kind, _ hash: UInt64, _ key: UnsafeRawBufferPointer) -> Bool {
         guard self.hash == hash, self.kind == kind, self.key.count == key.count else { return false }
         guard let other = key.baseAddress else { return true }
         return self.key.withUnsafeBytes { mine in mine.baseAddress.map { memcmp($0, other, key.count) == 0 } ?? false }

@@ -140,6 +140,53 @@ import Testing
         }
     }
 
+    /// A bot's repeated click is answered from the decisions kept (``LinkEngine/decideBotClick(_:counted:now:facts:)``):
+    /// the same answer, counted each time, another host or agent decided on its own, every route write followed by
+    /// the very next click, and a link that can expire decided every time.
+    @Test func aBotsRepeatedClickIsKeptAndFollowsEveryRouteWrite() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            let api = server.client()
+            #expect(try api.post("/v1/routes", Self.userRoute).status == 201)
+            let client = links(server)
+            // Decided twice (kept the second time), then answered from what was kept.
+            let cards = try (0..<3).map { _ in try get(client, "/users/42", agent: Self.slack) }
+            #expect(cards.allSatisfy { $0.status == 200 && $0.body == cards[0].body })
+            #expect(cards[2].header("content-type") == "text/html; charset=utf-8")
+            #expect(cards[2].header("x-robots-tag") == "noindex")
+            #expect(cards[2].text.contains(#"<meta property="og:title" content="42 on Example &lt;b&gt;">"#))
+            let other = try get(client, "/users/42", agent: Self.slack, host: "a.example.org")
+            #expect(other.text.contains(#"<meta property="og:url" content="https://a.example.org/users/42">"#))
+            for _ in 0..<3 {
+                let crawler = try get(client, "/users/42", agent: Self.google)
+                #expect(crawler.status == 302 && crawler.header("location") == "https://www.example.com/u/42")
+            }
+            // A route write: the very next card follows it.
+            let renamed: JSONValue = [
+                "routes": [
+                    [
+                        "path": "/users/:id", "name": "user",
+                        "link": ["desktop": "https://www.example.com/u/{id}", "preview": ["title": "{id}, renamed"]],
+                    ]
+                ]
+            ]
+            #expect(try api.request("PUT", "/v1/routes", json: renamed).status == 200)
+            #expect(try get(client, "/users/42", agent: Self.slack).text.contains(#"content="42, renamed">"#))
+            // A link with a window depends on the time: decided every time.
+            let promo: JSONValue = [
+                "path": "/promo/:code",
+                "link": ["validUntil": "2999-01-01T00:00:00Z", "preview": ["title": "Promo {code}"]],
+            ]
+            #expect(try api.post("/v1/routes", promo).status == 201)
+            for _ in 0..<3 { #expect(try get(client, "/promo/x", agent: Self.slack).text.contains("Promo x")) }
+            #expect(try api.get("/v1/stats/clicks").json?["bots"] == 11)
+            let metrics = try api.get("/metrics").text
+            #expect(metrics.contains(#"linkserver_bot_click_answers_total{source="kept"} 2"#))
+            #expect(metrics.contains(#"linkserver_bot_click_answers_total{source="decided"} 9"#))
+            #expect(metrics.contains(#"linkserver_link_decisions_total{decision="preview",platform="preview"} 8"#))
+            #expect(metrics.contains(#"linkserver_link_decisions_total{decision="redirect",platform="crawler"} 3"#))
+        }
+    }
+
     @Test func ambiguousSafariIsAskedAndTheFollowUpIsTheClick() throws {
         try withServer({ Self.configure(&$0) }) { (server) throws in
             #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)

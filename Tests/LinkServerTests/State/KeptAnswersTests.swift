@@ -12,7 +12,7 @@ import Testing
 
     /// Looks `key` up, answering `answer` when it is worked out; returns the outcome's bytes and whether it was kept.
     private func ask(
-        _ answers: KeptAnswers, _ key: String, kind: KeptAnswers.Kind = .query, serial: UInt64 = 1,
+        _ answers: KeptResponses, _ key: String, kind: KeptKey.Kind = .query, serial: UInt64 = 1,
         answer: String = "answer", calls: Calls? = nil
     ) -> (body: String, kept: Bool) {
         let (found, kept) = Array(key.utf8).withUnsafeBytes { bytes in
@@ -26,7 +26,7 @@ import Testing
 
     /// Asks twice (a request is kept the second time it is worked out); returns the second time's body.
     private func askTwice(
-        _ answers: KeptAnswers, _ key: String, kind: KeptAnswers.Kind = .query, serial: UInt64 = 1,
+        _ answers: KeptResponses, _ key: String, kind: KeptKey.Kind = .query, serial: UInt64 = 1,
         answer: String = "answer"
     ) -> String {
         _ = ask(answers, key, kind: kind, serial: serial, answer: answer)
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func aRequestWorkedOutTwiceIsAnsweredFromWhatWasKept() {
-        let answers = KeptAnswers()
+        let answers = KeptResponses()
         let calls = Calls()
         #expect(ask(answers, "url=/a", answer: "A", calls: calls) == ("A", false))
         #expect(answers.count == 0)
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func errorsAreKeptWithTheirOutcome() {
-        let answers = KeptAnswers()
+        let answers = KeptResponses()
         let envelope = ErrorEnvelope.response(
             for: LinkError(.noMatch, "No route matches '/x'", details: ["location": "/x"]))
         for expectedKept in [false, false, true] {
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func aNewerSnapshotEmptiesThemAndAnOlderOneKeepsNothing() {
-        let answers = KeptAnswers()
+        let answers = KeptResponses()
         #expect(askTwice(answers, "url=/a", serial: 5, answer: "5") == "5")
         #expect(ask(answers, "url=/a", serial: 5) == ("5", true))
         // A request still reading the older snapshot is worked out and not kept.
@@ -82,7 +82,7 @@ import Testing
 
     @Test func theyAreBoundedAndWhatIsAskedAgainStays() {
         // Eight sets of two: at most sixteen answers.
-        let answers = KeptAnswers(sets: 8, largestEntry: 60)
+        let answers = KeptResponses(sets: 8, largestEntry: 60)
         let hot = "url=/hot"
         #expect(askTwice(answers, hot) == "answer")
         for number in 1...500 {
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func aRequestSeenOnceTakesNoPlace() {
-        let answers = KeptAnswers(sets: 8)
+        let answers = KeptResponses(sets: 8)
         let hot = "url=/hot"
         #expect(askTwice(answers, hot) == "answer")
         // A stream of requests each seen once keeps nothing, and pushes nothing out.
@@ -114,14 +114,14 @@ import Testing
     @Test func similarRequestsSpreadOverTheSets() {
         // 1,000 queries that differ in a few bytes, in 2,048 sets of two: a set takes a third one only by chance
         // (about 30 of them, for a hash that spreads them evenly).
-        let answers = KeptAnswers()
+        let answers = KeptResponses()
         for number in 0..<1_000 { _ = askTwice(answers, "url=/users/\(number)") }
         #expect(answers.count >= 940)
     }
 
     @Test func twoAnswersOfOneSetAreBothKept() {
         // One set: the two last different requests are kept, the one used less recently makes way.
-        let answers = KeptAnswers(sets: 1)
+        let answers = KeptResponses(sets: 1)
         #expect(askTwice(answers, "url=/a", answer: "A") == "A")
         #expect(askTwice(answers, "url=/b", answer: "B") == "B")
         #expect(ask(answers, "url=/a") == ("A", true))
@@ -135,7 +135,7 @@ import Testing
     }
 
     @Test func concurrentRequestsGetTheirOwnAnswers() async {
-        let answers = KeptAnswers(sets: 16)
+        let answers = KeptResponses(sets: 16)
         await withTaskGroup(of: Bool.self) { group in
             for task in 0..<4 {
                 group.addTask {
@@ -151,5 +151,33 @@ import Testing
             }
             for await right in group { #expect(right) }
         }
+    }
+
+    /// A click's key holds every part a bot's decision reads, each told apart from its neighbours, and nothing else.
+    @Test func aClicksKeyHoldsEveryPartItsDecisionReads() {
+        func key(
+            _ path: String = "/a", query: String? = nil, headers: RequestHeaders = ["host": "h", "user-agent": "b"]
+        )
+            -> [UInt8]
+        {
+            KeptKey.click(Request(method: "GET", path: path, rawQuery: query, headers: headers))
+        }
+        let base = key()
+        #expect(key() == base)
+        let others = [
+            key("/b"), key(query: ""), key(query: "x=1"), key(headers: ["host": "h2", "user-agent": "b"]),
+            key(headers: ["user-agent": "b"]), key(headers: ["host": "", "user-agent": "b"]),
+            key(headers: ["host": "h", "user-agent": "c"]),
+            key(headers: ["host": "h", "user-agent": "b", "referer": "r"]),
+            key(headers: ["host": "h", "user-agent": "b", "referer": ""]),
+            key(headers: ["host": "h", "user-agent": "b", "accept-language": "fr"]),
+            // The same bytes split differently between two parts.
+            key("/ah", headers: ["host": "", "user-agent": "b"]), key(headers: ["host": "hb", "user-agent": ""]),
+        ]
+        #expect(Set(others + [base]).count == others.count + 1)
+        // A header the decision does not read, or the method, does not make another click.
+        #expect(key(headers: ["host": "h", "user-agent": "b", "accept": "text/html"]) == base)
+        #expect(
+            KeptKey.click(Request(method: "HEAD", path: "/a", headers: ["host": "h", "user-agent": "b"])) == base)
     }
 }
