@@ -47,7 +47,7 @@ struct ResourceEndpoints {
                 } catch {
                     return (ErrorEnvelope.response(for: error), nil)
                 }
-            }.answer.response
+            }.value.response
         }
         return KeptKey.withBytes(of: request.rawQuery, lookUp)
     }

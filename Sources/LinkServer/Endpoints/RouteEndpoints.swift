@@ -90,7 +90,7 @@ struct RouteEndpoints {
     static func resolveQueried(
         _ request: Request, _ registry: LiveRoutes, _ metrics: ServiceMetrics, _ answers: KeptResponses
     ) -> Response {
-        func lookUp(_ query: UnsafeRawBufferPointer) -> (answer: KeptResponses.Answer, kept: Bool) {
+        func lookUp(_ query: UnsafeRawBufferPointer) -> (value: KeptResponse, kept: Bool) {
             answered(
                 .query, query, registry, answers,
                 parse: { () throws(LinkError) in try resolveQuery(request) },
@@ -132,7 +132,7 @@ struct RouteEndpoints {
         _ kind: KeptKey.Kind, _ key: UnsafeRawBufferPointer, _ registry: LiveRoutes,
         _ answers: KeptResponses, parse: () throws(LinkError) -> Input,
         resolve: (borrowing Resolver, Input) throws(LinkError) -> Resolution
-    ) -> (answer: KeptResponses.Answer, kept: Bool) {
+    ) -> (value: KeptResponse, kept: Bool) {
         let snapshot = registry.published
         return answers.answer(kind, key: key, serial: snapshot.serial) { () -> (Response, String?) in
             let input: Input
@@ -153,11 +153,11 @@ struct RouteEndpoints {
     /// A resolution's answer, or its error's envelope; counts its outcome (`resolved`, `redirected`, or the error
     /// code that ended it; a request refused before it was resolved is not an outcome).
     static func respond(
-        _ answer: (answer: KeptResponses.Answer, kept: Bool), _ metrics: ServiceMetrics
+        _ answer: (value: KeptResponse, kept: Bool), _ metrics: ServiceMetrics
     ) -> Response {
         metrics.recordResolveAnswer(kept: answer.kept)
-        if let outcome = answer.answer.outcome { metrics.recordOutcome(outcome) }
-        return answer.answer.response
+        if let outcome = answer.value.outcome { metrics.recordOutcome(outcome) }
+        return answer.value.response
     }
 
     /// A boolean query parameter: `true` or `false`.

@@ -88,8 +88,8 @@ final class LinkEngine: Sendable {
         _ key: [UInt8], counted: Bool, now: Int64, facts: () throws -> ClickFacts
     ) throws -> KeptClick {
         let snapshot = routes.published
-        let (answer, kept) = try key.withUnsafeBytes {
-            (key) throws -> (answer: KeptAnswers<KeptClick>.Answer, kept: Bool) in
+        let (click, kept) = try key.withUnsafeBytes {
+            (key) throws -> (value: KeptClick, kept: Bool) in
             try botClicks.answer(.click, key: key, serial: snapshot.serial) {
                 () throws -> (value: KeptClick, size: Int?) in
                 let facts = try facts()
@@ -102,7 +102,6 @@ final class LinkEngine: Sendable {
                 return (click, decision.clicked?.link?.canExpire == true ? nil : click.size)
             }
         }
-        let click = answer.value
         if counted { record(click.decision, facts: click.facts, kind: .bot, now: now) }
         metrics?.recordLinkDecision(click.decision.kind.rawValue, platform: click.facts.bot?.rawValue ?? "")
         metrics?.recordBotClickAnswer(kept: kept)

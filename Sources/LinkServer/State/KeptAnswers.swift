@@ -27,8 +27,8 @@ import Synchronization
 final class KeptAnswers<Value: Sendable>: Sendable {
     typealias Kind = KeptKey.Kind
 
-    /// A request's answer and what it is kept by. A class: handed out of the lock as one reference.
-    final class Answer: Sendable {
+    /// A request's answer kept, and what it is kept by. A class: read out of the lock as one reference.
+    fileprivate final class Answer: Sendable {
         let value: Value
         fileprivate let kind: Kind
         fileprivate let hash: UInt64
@@ -76,7 +76,7 @@ final class KeptAnswers<Value: Sendable>: Sendable {
     func answer<Failure: Error>(
         _ kind: Kind, key: UnsafeRawBufferPointer, serial: UInt64,
         work: () throws(Failure) -> (value: Value, size: Int?)
-    ) throws(Failure) -> (answer: Answer, kept: Bool) {
+    ) throws(Failure) -> (value: Value, kept: Bool) {
         let hash = hash(kind, key)
         let set = Int(truncatingIfNeeded: hash) & (sets - 1)
         let seenAt = Int(truncatingIfNeeded: hash >> 32) & (2 * sets - 1)
@@ -96,11 +96,10 @@ final class KeptAnswers<Value: Sendable>: Sendable {
             slots.seen[seenAt] = hash
             return (nil, false)
         }
-        if let kept { return (kept, true) }
+        if let kept { return (kept.value, true) }
         let (value, size) = try work()
-        guard seenBefore, let size, key.count + size <= largestEntry else {
-            return (Answer(value, kind: kind, hash: hash, key: []), false)
-        }
+        // Only an answer kept is wrapped (an `Answer` of a generic type looks up its metadata when made).
+        guard seenBefore, let size, key.count + size <= largestEntry else { return (value, false) }
         let answer = Answer(value, kind: kind, hash: hash, key: Array(key))
         slots.withLock { slots in
             guard slots.serial == serial else { return }
@@ -119,7 +118,7 @@ final class KeptAnswers<Value: Sendable>: Sendable {
             slots.answers[2 * set + Int(way)] = answer
             slots.lastUsed[set] = way
         }
-        return (answer, false)
+        return (value, false)
     }
 
     /// A key's set: eight bytes at a time, each word mixed by a multiplication and a shift (`Hasher`'s SipHash,
@@ -172,17 +171,12 @@ extension KeptAnswers where Value == KeptResponse {
     /// outcome), kept for the next time if `key` was worked out before.
     func answer(
         _ kind: Kind, key: UnsafeRawBufferPointer, serial: UInt64, work: () -> (response: Response, outcome: String?)
-    ) -> (answer: Answer, kept: Bool) {
+    ) -> (value: KeptResponse, kept: Bool) {
         answer(kind, key: key, serial: serial) { () -> (value: KeptResponse, size: Int?) in
             let (response, outcome) = work()
             return (KeptResponse(response: response, outcome: outcome), response.size)
         }
     }
-}
-
-extension KeptAnswers.Answer where Value == KeptResponse {
-    var response: Response { value.response }
-    var outcome: String? { value.outcome }
 }
 
 /// The bytes answers are kept by (``KeptAnswers``).
