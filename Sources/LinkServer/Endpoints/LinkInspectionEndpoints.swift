@@ -55,8 +55,7 @@ struct LinkInspectionEndpoints: Sendable {
     /// `{"apple": {"etag", "bytes", "body"} | null, "android": … | null}`: the two files as the links listener
     /// serves them (`null` without that app).
     private func associationFiles() -> JSONValue {
-        let routes = engine.routes.published
-        let built = association.files(for: routes.value.table, serial: routes.serial)
+        let built = association.files(for: engine.routes.published)
         func describe(_ file: AssociationFiles.File?) -> JSONValue {
             guard let file else { return .null }
             return [

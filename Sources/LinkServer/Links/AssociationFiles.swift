@@ -26,12 +26,12 @@ final class AssociationFiles: Sendable {
         self.settings = settings
     }
 
-    /// The files for `table`, the value of the route snapshot numbered `serial` (the same serial gives the cached
+    /// The files for the route table of `routes`, a published snapshot (the same snapshot's serial gives the cached
     /// files).
-    func files(for table: RouteTable, serial: UInt64) -> Built {
-        if let cached = cache.withLock({ $0.serial == serial ? $0.files : nil }) { return cached }
-        let built = build(table)
-        cache.withLock { $0 = (serial, built) }
+    func files(for routes: LiveState<Resolver>.Snapshot) -> Built {
+        if let cached = cache.withLock({ $0.serial == routes.serial ? $0.files : nil }) { return cached }
+        let built = build(routes.value.table)
+        cache.withLock { $0 = (routes.serial, built) }
         return built
     }
 

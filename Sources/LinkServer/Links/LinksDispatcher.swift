@@ -149,8 +149,7 @@ final class LinksDispatcher: RequestHandler {
 
     private func file(_ which: KeyPath<AssociationFiles.Built, AssociationFiles.File?>, _ request: Request) -> Response
     {
-        let routes = engine.routes.published
-        guard let file = association.files(for: routes.value.table, serial: routes.serial)[keyPath: which] else {
+        guard let file = association.files(for: engine.routes.published)[keyPath: which] else {
             return page(404, LinkPage.message(title: "Not found", text: "No app is configured for this file."))
         }
         let headers = [("Content-Type", "application/json"), ("Cache-Control", "max-age=300"), ("ETag", file.etag)]
