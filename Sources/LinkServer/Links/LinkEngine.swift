@@ -12,7 +12,7 @@ final class LinkEngine: Sendable {
     let logger: Logger
     let decider: ClickDecider
     /// Bots' clicks decided before, by their requests' bytes (``decideBotClick(_:counted:now:facts:)``).
-    let botClicks = KeptAnswers<KeptClick>()
+    private let botClicks = KeptAnswers<KeptClick>()
     private let metrics: ServiceMetrics?
     /// Whether the store can be written now (a shared store that stopped answering cannot, API.md §12).
     private let storeReachable: @Sendable () -> Bool
@@ -103,7 +103,8 @@ final class LinkEngine: Sendable {
             }
         }
         if counted { record(click.decision, facts: click.facts, kind: .bot, now: now) }
-        metrics?.recordLinkDecision(click.decision.kind.rawValue, platform: click.facts.bot?.rawValue ?? "")
+        metrics?.recordLinkDecision(
+            click.decision.kind.rawValue, platform: click.facts.bot?.rawValue ?? click.decision.platform)
         metrics?.recordBotClickAnswer(kept: kept)
         return click
     }

@@ -222,16 +222,17 @@ extension LinksDispatcher {
             || LinksDispatcher.saysPrefetch(request.headers[.purpose])
         let counted = request.method == "GET" && !json && !prefetch
         let classes = classifier.classify(request.headers[.userAgent] ?? "")
+        let now = WallClock.milliseconds()
         let decision: ClickDecision
         do {
             if classes.bot != nil {
                 decision = try engine.decideBotClick(
-                    KeptKey.click(request), counted: counted, now: WallClock.milliseconds(),
+                    KeptKey.click(request), counted: counted, now: now,
                     facts: { try LinksDispatcher.facts(of: request, classes).facts }
                 ).decision
             } else {
                 let (facts, lsp) = try LinksDispatcher.facts(of: request, classes)
-                decision = try engine.decide(facts, lsp: lsp, counted: counted, now: WallClock.milliseconds())
+                decision = try engine.decide(facts, lsp: lsp, counted: counted, now: now)
             }
         } catch is BadLink {
             return page(400, LinkPage.message(title: "Bad link", text: "This link is malformed."))
