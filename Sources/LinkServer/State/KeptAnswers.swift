@@ -227,7 +227,7 @@ enum KeptKey {
     private struct KeyWriter {
         var at: UnsafeMutableRawPointer
 
-        mutating func write(_ part: UnsafeBufferPointer<UInt8>?) {
+        mutating func write(_ part: UnsafeRawBufferPointer?) {
             at.storeBytes(of: (part.map { UInt32(truncatingIfNeeded: $0.count) } ?? .max).littleEndian, as: UInt32.self)
             at += 4
             guard let part, let base = part.baseAddress else { return }
@@ -235,16 +235,15 @@ enum KeptKey {
             at += part.count
         }
 
-        // `withUTF8` lends a string's bytes in place, a small string's from a copy on the stack (appending a string's
-        // view byte by byte costs five times as much).
+        // Each part's bytes lent in place (appending a string's view byte by byte costs five times as much).
         mutating func write(_ part: String?) {
-            guard var part else { return write(nil as UnsafeBufferPointer<UInt8>?) }
-            part.withUTF8 { write($0) }
+            guard let part else { return write(nil as UnsafeRawBufferPointer?) }
+            part.withUTF8Bytes { write(UnsafeRawBufferPointer($0)) }
         }
 
         mutating func write(_ part: Substring?) {
-            guard var part else { return write(nil as UnsafeBufferPointer<UInt8>?) }
-            part.withUTF8 { write($0) }
+            guard let part else { return write(nil as UnsafeRawBufferPointer?) }
+            KeptKey.withBytes(of: part) { write($0) }
         }
     }
 }
