@@ -44,6 +44,18 @@ public struct ClickDecider: Sendable {
         facts.platform == .ambiguous && facts.bot == nil && lsp != "ios" && lsp != "desktop"
     }
 
+    /// Whether a person's click from `platform` can be decided to carry a deferred-link token under these settings
+    /// (``ClickDecision/drawsToken``): an iPhone's when stores get a landing page, an Android phone's when there is
+    /// an Android app; an ambiguous agent's as an iPhone's (its `_lsp` may choose iOS). Every other person's click
+    /// is decided without one.
+    public func mayDrawToken(_ platform: Platform) -> Bool {
+        switch platform {
+        case .ios, .ambiguous: settings.ios?.landingPage == true
+        case .android: settings.android != nil
+        case .desktop: false
+        }
+    }
+
     /// The platform a click counts under: an ambiguous person's `_lsp` choice, else the agent's.
     public static func platform(_ facts: ClickFacts, lsp: String?) -> Platform {
         guard facts.platform == .ambiguous, facts.bot == nil else { return facts.platform }
@@ -92,6 +104,7 @@ public struct ClickDecider: Sendable {
             decision.kind = .landing
             decision.status = 200
             decision.target = target
+            decision.drawsToken = true
             decision.token = input.counted ? input.token() : nil
             decision.tokenUsed = decision.token != nil
             decision.page = landingPage(
@@ -99,6 +112,7 @@ public struct ClickDecider: Sendable {
             return decision
         }
         if person, platform == .android, let android = settings.android, isPlayStore(target, android) {
+            decision.drawsToken = true
             if input.counted {
                 let token = input.token()
                 decision.tokenUsed = token != nil

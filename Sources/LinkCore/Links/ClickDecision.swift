@@ -12,6 +12,9 @@ public struct ClickDecision: Sendable {
     public var bot: BotKind?
     /// Whether the decision carries the input's deferred-link token (the server must keep it).
     public var tokenUsed = false
+    /// Whether the decision is one that carries a deferred-link token when the click is counted (a store's landing
+    /// page, a Play Store redirect), whether or not one was made: such a decision is made anew for every click.
+    public var drawsToken = false
     private var storage: Storage
 
     /// The decision's strings and references, in one copy-on-write box: a decision passes from the decider through

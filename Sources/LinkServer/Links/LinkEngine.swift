@@ -11,8 +11,8 @@ final class LinkEngine: Sendable {
     let hub: any EventHub
     let logger: Logger
     let decider: ClickDecider
-    /// Bots' clicks decided before, by their requests' bytes (``decideBotClick(_:counted:now:facts:)``).
-    private let botClicks = KeptAnswers<KeptClick>()
+    /// Clicks decided before, by their requests' bytes (``decideClick(_:key:counted:now:facts:)``).
+    private let keptClicks = KeptAnswers<KeptClick>()
     private let metrics: ServiceMetrics?
     /// Whether the store can be written now (a shared store that stopped answering cannot, API.md §12).
     private let storeReachable: @Sendable () -> Bool
@@ -35,29 +35,74 @@ final class LinkEngine: Sendable {
     /// Decides a click: counts it towards the clicked route's `maxClicks` atomically first when it is a counted
     /// person click, runs the pure ``ClickDecider``, keeps the token it used, and records the click.
     func decide(_ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64) throws -> ClickDecision {
-        try routes.withResolver { resolver in
-            try decide(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
+        let click = try routes.withResolver { resolver in
+            try decided(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
         }
+        recorded(click, counted: counted, now: now)
+        return click.decision
     }
 
-    private func decide(
-        _ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64, resolver: borrowing Resolver
+    /// A click on the links listener (`classes`: its agent's), decided as ``decide(_:lsp:counted:now:)`` decides it,
+    /// or answered from the clicks kept by `key` (``KeptKey/click(_:)``) for the route snapshot they were decided
+    /// on. A decision reads the request's target and headers and the route table, nothing else, unless it draws a
+    /// deferred-link token (``ClickDecision/drawsToken``: a store's landing page, a Play Store redirect) or the
+    /// clicked link can expire (then it reads the time and the clicks counted): those are decided every time, and a
+    /// person whose platform may draw a token under these settings is not looked up at all. A click is counted
+    /// (when `counted`), emitted and put in the metrics every time. Chat apps and crawlers fetch the same links again
+    /// and again, and people on the same browser click the same links: the second time, the location is not parsed,
+    /// nor resolved, nor its page written.
+    func decideClick(
+        _ classes: UserAgentClass, key: () -> [UInt8], counted: Bool, now: Int64,
+        facts: () throws -> (facts: ClickFacts, lsp: String?)
     ) throws -> ClickDecision {
-        let input = try self.input(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
-        var decision = decider.decide(input, resolver: resolver)
-        if decision.kind != .platformCheck {
-            // The click counts under an ambiguous person's `_lsp` choice: the facts are copied only to say so.
-            let platform = ClickDecider.platform(facts, lsp: lsp)
-            if platform == facts.platform {
-                decision = try keep(decision, input, resolver: resolver, facts: facts, counted: counted, now: now)
-            } else {
-                var chosen = facts
-                chosen.platform = platform
-                decision = try keep(decision, input, resolver: resolver, facts: chosen, counted: counted, now: now)
+        let bot = classes.bot != nil
+        guard bot || !decider.mayDrawToken(classes.platform) else {
+            let (facts, lsp) = try facts()
+            metrics?.recordClickAnswer(bot: false, kept: false)
+            return try decide(facts, lsp: lsp, counted: counted, now: now)
+        }
+        let snapshot = routes.published
+        let (click, kept) = try key().withUnsafeBytes {
+            (key) throws -> (value: KeptClick, kept: Bool) in
+            try keptClicks.answer(.click, key: key, serial: snapshot.serial) {
+                () throws -> (value: KeptClick, size: Int?) in
+                let (facts, lsp) = try facts()
+                let click = try snapshot.lend { (resolver) throws -> KeptClick in
+                    try decided(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
+                }
+                let decision = click.decision
+                let keepable = !decision.drawsToken && decision.clicked?.link?.canExpire != true
+                return (click, keepable ? click.size : nil)
             }
         }
-        metrics?.recordLinkDecision(decision.kind.rawValue, platform: facts.bot?.rawValue ?? decision.platform)
-        return decision
+        recorded(click, counted: counted, now: now)
+        metrics?.recordClickAnswer(bot: bot, kept: kept)
+        return click.decision
+    }
+
+    /// `facts` (with `lsp`) decided, with the facts it counts under: an ambiguous person's `_lsp` choice. Keeps the
+    /// token the decision used; when the shared store cannot keep it, the decision is made again without one
+    /// (API.md §12).
+    private func decided(
+        _ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64, resolver: borrowing Resolver
+    ) throws -> KeptClick {
+        let input = try self.input(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
+        var decision = decider.decide(input, resolver: resolver)
+        if decision.kind == .platformCheck { return KeptClick(facts: facts, decision: decision) }
+        // The facts are copied only to say so.
+        var chosen = facts
+        let platform = ClickDecider.platform(facts, lsp: lsp)
+        if platform != facts.platform { chosen.platform = platform }
+        if decision.tokenUsed, let token = decision.token, let resolution = decision.resolution {
+            do {
+                try keepToken(token, resolution, facts: chosen, now: now)
+            } catch let error as LinkError where error.code == .unavailable {
+                var withoutToken = input
+                withoutToken.token = { nil }
+                decision = decider.decide(withoutToken, resolver: resolver)
+            }
+        }
+        return KeptClick(facts: chosen, decision: decision)
     }
 
     /// What the ``ClickDecider`` is given for `facts`: the route's clicks counted (this one counted first when it is
@@ -77,57 +122,14 @@ final class LinkEngine: Sendable {
             token: storeReachable() ? DeferredTokens.newToken : { nil })
     }
 
-    /// A bot's click (its facts from `facts`, whose ``ClickFacts/bot`` is set), as ``decide(_:lsp:counted:now:)``
-    /// decides it, kept by `key` (``KeptKey/click(_:)``) for the route snapshot it was decided on: a bot's decision
-    /// reads the request's target and headers and the route table, nothing else, unless the clicked route's link
-    /// can expire (then it reads the time and the clicks counted, and it is decided every time). A bot draws no
-    /// token and counts towards no `maxClicks`; its click is counted (when `counted`) and its metric recorded every
-    /// time. Chat apps and crawlers fetch the same links again and again: the second time, the location is not
-    /// parsed, nor resolved, nor its preview page written.
-    func decideBotClick(
-        _ key: [UInt8], counted: Bool, now: Int64, facts: () throws -> ClickFacts
-    ) throws -> KeptClick {
-        let snapshot = routes.published
-        let (click, kept) = try key.withUnsafeBytes {
-            (key) throws -> (value: KeptClick, kept: Bool) in
-            try botClicks.answer(.click, key: key, serial: snapshot.serial) {
-                () throws -> (value: KeptClick, size: Int?) in
-                let facts = try facts()
-                assert(facts.bot != nil, "a bot's click")
-                let decision = try snapshot.lend { (resolver) throws -> ClickDecision in
-                    decider.decide(
-                        try input(facts, lsp: nil, counted: counted, now: now, resolver: resolver), resolver: resolver)
-                }
-                let click = KeptClick(facts: facts, decision: decision)
-                return (click, decision.clicked?.link?.canExpire == true ? nil : click.size)
-            }
+    /// Records a click decided or kept: counted (when `counted`; a platform check is not) and emitted, and put in
+    /// the decisions' metric.
+    private func recorded(_ click: KeptClick, counted: Bool, now: Int64) {
+        let decision = click.decision
+        if counted, decision.kind != .platformCheck {
+            record(decision, facts: click.facts, kind: click.facts.bot == nil ? .click : .bot, now: now)
         }
-        if counted { record(click.decision, facts: click.facts, kind: .bot, now: now) }
-        metrics?.recordLinkDecision(
-            click.decision.kind.rawValue, platform: click.facts.bot?.rawValue ?? click.decision.platform)
-        metrics?.recordBotClickAnswer(kept: kept)
-        return click
-    }
-
-    /// Keeps the token `decision` used and records the click (when `counted`); answers the decision as it leaves.
-    /// When the shared store cannot keep the token, the decision is made again without one (API.md §12).
-    private func keep(
-        _ decision: ClickDecision, _ input: ClickDecider.Input, resolver: borrowing Resolver, facts: ClickFacts,
-        counted: Bool,
-        now: Int64
-    ) throws -> ClickDecision {
-        var decision = decision
-        if decision.tokenUsed, let token = decision.token, let resolution = decision.resolution {
-            do {
-                try keepToken(token, resolution, facts: facts, now: now)
-            } catch let error as LinkError where error.code == .unavailable {
-                var withoutToken = input
-                withoutToken.token = { nil }
-                decision = decider.decide(withoutToken, resolver: resolver)
-            }
-        }
-        if counted { record(decision, facts: facts, kind: facts.bot == nil ? .click : .bot, now: now) }
-        return decision
+        metrics?.recordLinkDecision(decision.kind.rawValue, platform: click.facts.bot?.rawValue ?? decision.platform)
     }
 
     func recordMetric(_ decision: String, platform: String) {
@@ -191,8 +193,8 @@ final class LinkEngine: Sendable {
     }
 }
 
-/// A bot's click kept (``LinkEngine/decideBotClick(_:counted:now:facts:)``): what was known of it and what it was
-/// decided to mean.
+/// A click decided, and kept (``LinkEngine/decideClick(_:key:counted:now:facts:)``): what was known of it (the
+/// facts it counts under) and what it was decided to mean.
 struct KeptClick: Sendable {
     let facts: ClickFacts
     let decision: ClickDecision

@@ -213,8 +213,8 @@ final class LinksDispatcher: RequestHandler {
 }
 
 extension LinksDispatcher {
-    /// A click (API.md §7 "A click"). A bot's is decided once per distinct request and route table
-    /// (``LinkEngine/decideBotClick(_:counted:now:facts:)``).
+    /// A click (API.md §7 "A click"). Decided once per distinct request and route table unless it draws a
+    /// deferred-link token or its link can expire (``LinkEngine/decideClick(_:key:counted:now:facts:)``).
     private func click(_ request: Request) -> Response {
         let json = LinksDispatcher.wantsJSON(request.headers[.accept])
         let prefetch =
@@ -222,18 +222,11 @@ extension LinksDispatcher {
             || LinksDispatcher.saysPrefetch(request.headers[.purpose])
         let counted = request.method == "GET" && !json && !prefetch
         let classes = classifier.classify(request.headers[.userAgent] ?? "")
-        let now = WallClock.milliseconds()
         let decision: ClickDecision
         do {
-            if classes.bot != nil {
-                decision = try engine.decideBotClick(
-                    KeptKey.click(request), counted: counted, now: now,
-                    facts: { try LinksDispatcher.facts(of: request, classes).facts }
-                ).decision
-            } else {
-                let (facts, lsp) = try LinksDispatcher.facts(of: request, classes)
-                decision = try engine.decide(facts, lsp: lsp, counted: counted, now: now)
-            }
+            decision = try engine.decideClick(
+                classes, key: { KeptKey.click(request) }, counted: counted, now: WallClock.milliseconds(),
+                facts: { try LinksDispatcher.facts(of: request, classes) })
         } catch is BadLink {
             return page(400, LinkPage.message(title: "Bad link", text: "This link is malformed."))
         } catch {

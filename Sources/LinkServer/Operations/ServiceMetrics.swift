@@ -26,10 +26,12 @@ final class ServiceMetrics: Sendable {
     /// `/v1/resolve` requests answered from the answers kept, and worked out (``KeptAnswers``).
     private let keptAnswers: Metrics.Counter
     private let workedAnswers: Metrics.Counter
-    /// Bots' clicks on the links listener answered from the decisions kept, and decided
-    /// (``LinkEngine/decideBotClick(_:counted:now:facts:)``).
+    /// Clicks on the links listener answered from the decisions kept, and decided, of bots and of people
+    /// (``LinkEngine/decideClick(_:key:counted:now:facts:)``).
     private let keptBotClicks: Metrics.Counter
     private let decidedBotClicks: Metrics.Counter
+    private let keptPersonClicks: Metrics.Counter
+    private let decidedPersonClicks: Metrics.Counter
     /// Slot outcomes, made up front like the resolve outcomes.
     private let slotCounters: [String: Metrics.Counter]
     /// Link decisions by decision and platform (a bot's kind for bots), made up front: both lists are closed. Row
@@ -55,10 +57,15 @@ final class ServiceMetrics: Sendable {
             label: "linkserver_resolve_answers_total", dimensions: [("source", "kept")], factory: factory)
         workedAnswers = Metrics.Counter(
             label: "linkserver_resolve_answers_total", dimensions: [("source", "resolved")], factory: factory)
-        keptBotClicks = Metrics.Counter(
-            label: "linkserver_bot_click_answers_total", dimensions: [("source", "kept")], factory: factory)
-        decidedBotClicks = Metrics.Counter(
-            label: "linkserver_bot_click_answers_total", dimensions: [("source", "decided")], factory: factory)
+        func clickAnswers(_ clicker: String, _ source: String) -> Metrics.Counter {
+            Metrics.Counter(
+                label: "linkserver_click_answers_total", dimensions: [("clicker", clicker), ("source", source)],
+                factory: factory)
+        }
+        keptBotClicks = clickAnswers("bot", "kept")
+        decidedBotClicks = clickAnswers("bot", "decided")
+        keptPersonClicks = clickAnswers("person", "kept")
+        decidedPersonClicks = clickAnswers("person", "decided")
         let outcomes = ["resolved", "redirected"] + LinkError.Code.known.map(\.rawValue)
         slotCounters = Dictionary(
             uniqueKeysWithValues: [
@@ -138,9 +145,9 @@ final class ServiceMetrics: Sendable {
         (kept ? keptAnswers : workedAnswers).increment()
     }
 
-    /// Counts a bot's click on the links listener, answered from the decisions kept or decided.
-    func recordBotClickAnswer(kept: Bool) {
-        (kept ? keptBotClicks : decidedBotClicks).increment()
+    /// Counts a click on the links listener, a bot's or a person's, answered from the decisions kept or decided.
+    func recordClickAnswer(bot: Bool, kept: Bool) {
+        (bot ? (kept ? keptBotClicks : decidedBotClicks) : (kept ? keptPersonClicks : decidedPersonClicks)).increment()
     }
 
     /// Counts one resolution outcome: `resolved`, `redirected`, or the error code that ended it.

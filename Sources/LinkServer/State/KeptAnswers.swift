@@ -3,8 +3,8 @@ import LinkCore
 import Synchronization
 
 /// Answers already worked out, by the request's bytes, for the snapshot of live state they were worked out from:
-/// `/v1/resolve`'s (a route snapshot), `GET /v1/resources`' (a resource snapshot) and a bot's click on the links
-/// listener (a route snapshot; ``LinkEngine/decideBotClick(_:counted:now:facts:)``).
+/// `/v1/resolve`'s (a route snapshot), `GET /v1/resources`' (a resource snapshot) and a click on the links listener
+/// (a route snapshot; ``LinkEngine/decideClick(_:key:counted:now:facts:)``).
 ///
 /// Those answers are a function of the request (the query of a `GET`, the body of a `POST`, a click's target and
 /// the headers it reads) and of the snapshot alone: no clock, no randomness takes part. A link in a campaign is
@@ -199,9 +199,10 @@ enum KeptKey {
             ?? Array(utf8).withUnsafeBytes(body)
     }
 
-    /// A click's bytes on the links listener: all a bot's click decision reads of the request (API.md §7), its
-    /// path and raw query, `Host`, `User-Agent`, `Referer` and `Accept-Language`, each preceded by its length (a
-    /// missing header by `0xFFFF_FFFF`), so that two different requests never give the same bytes.
+    /// A click's bytes on the links listener: all its decision reads of the request when it draws no token (API.md
+    /// §7; a redirect rule's `context.click` included), its path and raw query, `Host`, `User-Agent`, `Referer` and
+    /// `Accept-Language`, each preceded by its length (a missing header by `0xFFFF_FFFF`), so that two different
+    /// requests never give the same bytes.
     static func click(_ request: Request) -> [UInt8] {
         let path = request.path
         let query = request.rawQuery

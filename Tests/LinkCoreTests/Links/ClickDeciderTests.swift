@@ -156,9 +156,49 @@ import Testing
         #expect(decision.status == row.status)
         #expect(decision.target == row.target)
         #expect(decision.tokenUsed == row.tokenUsed)
+        // A decision that can carry a token is one the engine never keeps, and the engine's pre-check agrees.
+        if decision.tokenUsed { #expect(decision.drawsToken) }
+        if decision.drawsToken, row.bot == nil {
+            #expect(ClickDecider(settings: row.settings).mayDrawToken(row.platform))
+        }
         #expect(
             (decision.page != nil) == [.preview, .landing, .intent, .platformCheck].contains(row.kind)
                 || (decision.page != nil && [404, 410].contains(row.status)))
+    }
+
+    /// ``ClickDecision/drawsToken`` marks the decisions that carry a token when counted, counted or not; the
+    /// engine decides those anew for every click, and does not look up people whose platform may draw one.
+    @Test func drawsTokenMarksTheStoresDecisionsCountedOrNot() throws {
+        func decision(_ path: String, _ platform: Platform, landing: Bool, counted: Bool, android: Bool = true)
+            throws -> ClickDecision
+        {
+            var settings = Self.settings(landing: landing)
+            if !android { settings.android = nil }
+            let facts = ClickFacts(
+                location: try Location(path), linkAsClicked: "https://links.example.com" + path,
+                host: "links.example.com", platform: platform, bot: nil)
+            return ClickDecider(settings: settings).decide(
+                .init(facts: facts, lsp: nil, now: Self.now, counted: counted, token: { "T" }),
+                resolver: Self.resolver())
+        }
+        for counted in [true, false] {
+            let landing = try decision("/gated", .ios, landing: true, counted: counted)
+            #expect(landing.kind == .landing && landing.drawsToken && landing.tokenUsed == counted)
+            let play = try decision("/users/42", .android, landing: false, counted: counted)
+            #expect(play.kind == .redirect && play.drawsToken && play.tokenUsed == counted)
+            #expect(try !decision("/gated", .ios, landing: false, counted: counted).drawsToken)
+            #expect(try !decision("/users/42", .desktop, landing: true, counted: counted).drawsToken)
+            #expect(try !decision("/users/42", .android, landing: true, counted: counted, android: false).drawsToken)
+        }
+        var noAndroid = Self.settings(landing: false)
+        noAndroid.android = nil
+        #expect(ClickDecider(settings: Self.settings(landing: true)).mayDrawToken(.ios))
+        #expect(ClickDecider(settings: Self.settings(landing: true)).mayDrawToken(.ambiguous))
+        #expect(!ClickDecider(settings: Self.settings(landing: false)).mayDrawToken(.ios))
+        #expect(!ClickDecider(settings: Self.settings(landing: false)).mayDrawToken(.ambiguous))
+        #expect(ClickDecider(settings: Self.settings()).mayDrawToken(.android))
+        #expect(!ClickDecider(settings: noAndroid).mayDrawToken(.android))
+        #expect(!ClickDecider(settings: Self.settings(landing: true)).mayDrawToken(.desktop))
     }
 
     @Test func previewTextsAreEscapedAndCut() throws {

@@ -140,7 +140,7 @@ import Testing
         }
     }
 
-    /// A bot's repeated click is answered from the decisions kept (``LinkEngine/decideBotClick(_:counted:now:facts:)``):
+    /// A bot's repeated click is answered from the decisions kept (``LinkEngine/decideClick(_:key:counted:now:facts:)``):
     /// the same answer, counted each time, another host or agent decided on its own, every route write followed by
     /// the very next click, and a link that can expire decided every time.
     @Test func aBotsRepeatedClickIsKeptAndFollowsEveryRouteWrite() throws {
@@ -180,10 +180,66 @@ import Testing
             for _ in 0..<3 { #expect(try get(client, "/promo/x", agent: Self.slack).text.contains("Promo x")) }
             #expect(try api.get("/v1/stats/clicks").json?["bots"] == 11)
             let metrics = try api.get("/metrics").text
-            #expect(metrics.contains(#"linkserver_bot_click_answers_total{source="kept"} 2"#))
-            #expect(metrics.contains(#"linkserver_bot_click_answers_total{source="decided"} 9"#))
+            #expect(metrics.contains(#"linkserver_click_answers_total{clicker="bot",source="kept"} 2"#))
+            #expect(metrics.contains(#"linkserver_click_answers_total{clicker="bot",source="decided"} 9"#))
             #expect(metrics.contains(#"linkserver_link_decisions_total{decision="preview",platform="preview"} 8"#))
             #expect(metrics.contains(#"linkserver_link_decisions_total{decision="redirect",platform="crawler"} 3"#))
+        }
+    }
+
+    /// A person's repeated click is kept as a bot's is, unless its decision can carry a deferred-link token: an
+    /// Android phone's (the Play Store's referrer) and, with landing pages, an iPhone's get a new token every time.
+    @Test func aPersonsRepeatedClickIsKeptUnlessItCanCarryAToken() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            let api = server.client()
+            #expect(try api.post("/v1/routes", Self.userRoute).status == 201)
+            let client = links(server)
+            for _ in 0..<3 {
+                let iPhone = try get(client, "/users/42", agent: Self.iPhone)
+                #expect(iPhone.status == 302 && iPhone.header("location") == "https://apps.apple.com/app/id123456789")
+                let desktop = try get(client, "/users/42", agent: Self.windows)
+                #expect(desktop.status == 302 && desktop.header("location") == "https://www.example.com/u/42")
+            }
+            // Three Play Store referrers, three tokens: decided every time, each claimable.
+            let tokens = try (0..<3).map { _ in
+                let location = try #require(try get(client, "/users/42", agent: Self.android).header("location"))
+                let referrer = try #require(PlayReferrer.queryValue("referrer", in: location))
+                return try #require(PlayReferrer.queryValue("linkserver_token", in: "?" + referrer))
+            }
+            #expect(Set(tokens).count == 3)
+            for token in tokens {
+                #expect(try api.post("/v1/deferred/claim", ["token": .string(token)]).status == 200)
+            }
+            // A route write: the very next click follows it.
+            let moved: JSONValue = [
+                "routes": [
+                    ["path": "/users/:id", "name": "user", "link": ["desktop": "https://www.example.com/v/{id}"]]
+                ]
+            ]
+            #expect(try api.request("PUT", "/v1/routes", json: moved).status == 200)
+            #expect(
+                try get(client, "/users/42", agent: Self.windows).header("location") == "https://www.example.com/v/42")
+            let stats = try api.get("/v1/stats/clicks")
+            #expect(stats.json?["clicks"] == 10)
+            #expect(stats.json?["byPlatform"] == ["ios": 3, "android": 3, "desktop": 4])
+            let metrics = try api.get("/metrics").text
+            #expect(metrics.contains(#"linkserver_click_answers_total{clicker="person",source="kept"} 2"#))
+            #expect(metrics.contains(#"linkserver_click_answers_total{clicker="person",source="decided"} 8"#))
+            #expect(metrics.contains(#"linkserver_link_decisions_total{decision="redirect",platform="desktop"} 4"#))
+        }
+        // With landing pages, an iPhone's every click is a landing page with a token of its own.
+        try withServer({ Self.configure(&$0, landing: true) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let marker = "https://links.example.com/users/42?lst="
+            let tokens = try (0..<3).map { _ in
+                let page = try get(links(server), "/users/42", agent: Self.iPhone).text
+                let start = try #require(page.range(of: marker))
+                return String(page[start.upperBound...].prefix { $0 != "\"" })
+            }
+            #expect(Set(tokens).count == 3)
+            let metrics = try server.client().get("/metrics").text
+            #expect(metrics.contains(#"linkserver_click_answers_total{clicker="person",source="decided"} 3"#))
+            #expect(metrics.contains(#"linkserver_click_answers_total{clicker="person",source="kept"} 0"#))
         }
     }
 
