@@ -46,7 +46,7 @@ final class LinksDispatcher: RequestHandler {
         self.hosts = hosts.map(HostAllowList.init)
         self.auth = auth
         self.logger = logger
-        self.accessLogLevel = accessLogLevel
+        self.accessLogLevel = RequestSummary.accessLevel(accessLogLevel, under: logger)
         limiter = Mutex(SlidingWindowLimiter(limit: engine.settings.appRateLimit))
         self.storeWorkers = storeWorkers
         // On this listener the app endpoints need no token (API.md §7).

@@ -32,6 +32,17 @@ import Testing
         #expect(metadata["listener"] == "links")
     }
 
+    /// A dispatcher keeps no access level when its logger would drop every line: a request then never asks.
+    @Test func theLevelKeptIsNoneWhenTheLoggerWouldDropTheLine() {
+        let (info, _) = Self.logger(at: .info)
+        #expect(RequestSummary.accessLevel(.debug, under: info) == nil)
+        #expect(RequestSummary.accessLevel(nil, under: info) == nil)
+        #expect(RequestSummary.accessLevel(.info, under: info) == .info)
+        #expect(RequestSummary.accessLevel(.notice, under: info) == .notice)
+        let (trace, _) = Self.logger(at: .trace)
+        #expect(RequestSummary.accessLevel(.debug, under: trace) == .debug)
+    }
+
     @Test func noLineBelowTheLoggersLevelOrWhenOff() {
         let (logger, capture) = Self.logger(at: .info)
         Self.summary.log(to: logger, level: .debug)
