@@ -1,6 +1,6 @@
--- wrk script for the links listener's click rows, every request new: `/users/42?n=<run>-<number>`, so that no two
--- requests of any run are the same and none is answered from the clicks the service keeps (the rows of clicks
--- decided). The User-Agent comes from wrk's -H, as for the repeated rows.
+-- wrk script for the links listener's click rows, every request new: `/users/<run>-<number>`, a link of its own
+-- (another user), so that no two requests of any run are the same and none is answered from the clicks the service
+-- keeps (the rows of clicks decided). The User-Agent comes from wrk's -H, as for the repeated rows.
 local prefix = nil
 local sent = 0
 
@@ -9,7 +9,7 @@ init = function(args)
   local random = io.open("/dev/urandom", "rb")
   local bytes = random:read(8)
   random:close()
-  prefix = "/users/42?n=" .. bytes:gsub(".", function(byte) return string.format("%02x", byte:byte()) end) .. "-"
+  prefix = "/users/" .. bytes:gsub(".", function(byte) return string.format("%02x", byte:byte()) end) .. "-"
 end
 
 request = function()
