@@ -43,7 +43,7 @@ final class LinkEngine: Sendable {
     }
 
     /// A click on the links listener (`classes`: its agent's), decided as ``decide(_:lsp:counted:now:)`` decides it,
-    /// or answered from the clicks kept by `key` (``KeptKey/click(_:)``) for the route snapshot they were decided
+    /// or answered from the clicks kept by `key` (``KeptKey/Click``) for the route snapshot they were decided
     /// on. A decision reads the request's target and headers and the route table, nothing else, unless it draws a
     /// deferred-link token (``ClickDecision/drawsToken``: a store's landing page, a Play Store redirect) or the
     /// clicked link can expire (then it reads the time and the clicks counted): those are decided every time, and a
@@ -52,7 +52,7 @@ final class LinkEngine: Sendable {
     /// and again, and people on the same browser click the same links: the second time, the location is not parsed,
     /// nor resolved, nor its page written.
     func decideClick(
-        _ classes: UserAgentClass, key: () -> [UInt8], counted: Bool, now: Int64,
+        _ classes: UserAgentClass, key: () -> KeptKey.Click, counted: Bool, now: Int64,
         facts: () throws -> (facts: ClickFacts, lsp: String?)
     ) throws -> ClickDecision {
         let bot = classes.bot != nil
@@ -62,7 +62,7 @@ final class LinkEngine: Sendable {
             return try decide(facts, lsp: lsp, counted: counted, now: now)
         }
         let snapshot = routes.published
-        let (click, kept) = try key().withUnsafeBytes {
+        let (click, kept) = try key().withBytes {
             (key) throws -> (value: KeptClick, kept: Bool) in
             try keptClicks.answer(.click, key: key, serial: snapshot.serial) {
                 () throws -> (value: KeptClick, size: Int?) in

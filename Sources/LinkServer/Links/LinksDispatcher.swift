@@ -225,7 +225,7 @@ extension LinksDispatcher {
         let decision: ClickDecision
         do {
             decision = try engine.decideClick(
-                classes, key: { KeptKey.click(request) }, counted: counted, now: WallClock.milliseconds(),
+                classes, key: { KeptKey.Click(request) }, counted: counted, now: WallClock.milliseconds(),
                 facts: { try LinksDispatcher.facts(of: request, classes) })
         } catch is BadLink {
             return page(400, LinkPage.message(title: "Bad link", text: "This link is malformed."))

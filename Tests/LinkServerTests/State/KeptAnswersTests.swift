@@ -153,14 +153,19 @@ import Testing
         }
     }
 
-    /// A click's key holds every part a bot's decision reads, each told apart from its neighbours, and nothing else.
+    /// A click's key holds every part its decision reads, each told apart from its neighbours, and nothing else; the
+    /// bytes lent from a temporary buffer are the same.
     @Test func aClicksKeyHoldsEveryPartItsDecisionReads() {
         func key(
             _ path: String = "/a", query: String? = nil, headers: RequestHeaders = ["host": "h", "user-agent": "b"]
         )
             -> [UInt8]
         {
-            KeptKey.click(Request(method: "GET", path: path, rawQuery: query, headers: headers))
+            let click = KeptKey.Click(Request(method: "GET", path: path, rawQuery: query, headers: headers))
+            let bytes = click.bytes
+            #expect(click.withBytes { Array($0) } == bytes)
+            #expect(bytes.count == click.count)
+            return bytes
         }
         let base = key()
         #expect(key() == base)
@@ -178,6 +183,6 @@ import Testing
         // A header the decision does not read, or the method, does not make another click.
         #expect(key(headers: ["host": "h", "user-agent": "b", "accept": "text/html"]) == base)
         #expect(
-            KeptKey.click(Request(method: "HEAD", path: "/a", headers: ["host": "h", "user-agent": "b"])) == base)
+            KeptKey.Click(Request(method: "HEAD", path: "/a", headers: ["host": "h", "user-agent": "b"])).bytes == base)
     }
 }
