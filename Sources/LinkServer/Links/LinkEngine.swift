@@ -89,7 +89,7 @@ final class LinkEngine: Sendable {
         let input = try self.input(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
         var decision = decider.decide(input, resolver: resolver)
         if decision.kind == .platformCheck { return KeptClick(facts: facts, decision: decision) }
-        // The facts are copied only to say so.
+        // The click counts under an ambiguous person's `_lsp` choice.
         var chosen = facts
         let platform = ClickDecider.platform(facts, lsp: lsp)
         if platform != facts.platform { chosen.platform = platform }
