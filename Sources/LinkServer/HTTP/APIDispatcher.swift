@@ -92,10 +92,10 @@ extension RequestSummary {
     }
 
     /// The access-log line of a request (both listeners), at `level`; nothing when `level` is `nil` or below the
-    /// logger's level. Checked before the metadata is made: the shipped config logs at `info` with the access line
-    /// at `debug`, and building the line's dictionary to have it dropped cost every request ~4% of its CPU.
+    /// logger's level (``accessLevel(_:under:)``, asked before the metadata is made: building the line's dictionary
+    /// to have it dropped cost every request ~4% of its CPU).
     func log(to logger: Logger, level: Logger.Level?, listener: String? = nil) {
-        guard let level, logger.logLevel <= level else { return }
+        guard let level = RequestSummary.accessLevel(level, under: logger) else { return }
         var metadata: Logger.Metadata = [
             "request.id": "\(requestID)", "http.method": "\(method)", "http.endpoint": "\(endpoint.name)",
             "http.status": "\(status)",

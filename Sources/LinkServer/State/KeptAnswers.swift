@@ -235,12 +235,7 @@ enum KeptKey {
         }
 
         /// The key as an array.
-        var bytes: [UInt8] {
-            [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                write(into: UnsafeMutableRawPointer(buffer.baseAddress!))
-                initialized = buffer.count
-            }
-        }
+        var bytes: [UInt8] { withBytes { Array($0) } }
 
         /// Writes the key's ``count`` bytes at `start`, each part copied in at once.
         private func write(into start: UnsafeMutableRawPointer) {
