@@ -1,3 +1,5 @@
+import DequeModule
+
 /// One emitted event as a subscriber receives it (API.md §5).
 ///
 /// A class: one event sits in the queue of every subscription it reached and in their answers, and copying the
@@ -65,7 +67,9 @@ public final class Event: Sendable, Hashable {
 /// The answer to a poll: the queued events newer than `after`, the cursor to acknowledge them with, and how
 /// many events the bounded queue dropped since the last answer.
 public struct PollResult: Sendable, Hashable {
-    public var events: [Event]
+    /// The subscription's queue as it was (shared, not copied: the queue copies itself only if it changes while
+    /// an answer still holds it, so an emit answering thousands of polls allocates no array per poll).
+    public var events: Deque<Event>
     public var cursor: Int
     public var missed: Int
 

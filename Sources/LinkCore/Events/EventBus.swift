@@ -274,6 +274,14 @@ public final class EventBus: Sendable {
         _ id: String, after: Int?, wait: Duration, now: ContinuousClock.Instant,
         complete: @escaping @Sendable (PollResult) -> Void
     ) throws(LinkError) -> PollOutcome {
+        try poll(id, after: after, wait: wait, now: now, waiter: PollCallback(complete))
+    }
+
+    /// ``poll(_:after:wait:now:complete:)`` with the waiter as an object of the caller's (kept, not copied, while
+    /// the poll waits).
+    public func poll(
+        _ id: String, after: Int?, wait: Duration, now: ContinuousClock.Instant, waiter target: any PollWaiter
+    ) throws(LinkError) -> PollOutcome {
         let (outcome, released) = try state.withLock {
             (state) throws(LinkError) -> (PollOutcome, (Subscription.Waiter, PollResult)?) in
             guard let subscription = state.subscriptions[id] else { throw EventBus.notFound(id) }
@@ -289,7 +297,7 @@ public final class EventBus: Sendable {
                 return (.ready(subscription.answer()), released)
             }
             state.nextToken += 1
-            let waiter = Subscription.Waiter(token: state.nextToken, complete: complete)
+            let waiter = Subscription.Waiter(token: state.nextToken, target: target)
             subscription.waiter = waiter
             state.waiting += 1
             state.deadlines.insert(Deadline(at: now + wait, subscription: id, token: waiter.token))
@@ -306,6 +314,8 @@ public final class EventBus: Sendable {
     @discardableResult
     public func emit(_ location: Location, extra: JSONValue, time: String) throws(LinkError) -> EmitResult {
         while true {
+            // The polls to answer, moved out of the lock (held here alone, so each is let go as it is answered).
+            var wake: [(Subscription.Waiter, PollResult)] = []
             let attempt = try state.withLock { (state) throws(LinkError) -> EmitAttempt in
                 let matches = state.catalog.matches(location.segments)
                 guard !matches.isEmpty else {
@@ -319,7 +329,6 @@ public final class EventBus: Sendable {
                 // the ids already reached are skipped (with one, each subscriber is reached once anyway).
                 var reached: Set<String> = []
                 var delivered = 0
-                var wake: [(Subscription.Waiter, PollResult)] = []
                 // At most every waiting poll of the matched types wakes (not every poll waiting on the bus).
                 wake.reserveCapacity(
                     min(state.waiting, matches.reduce(0) { $0 + (state.subscribers[$1.index]?.count ?? 0) }))
@@ -341,13 +350,15 @@ public final class EventBus: Sendable {
                     }
                 }
                 let matched = matches.compactMap { state.catalog.type(at: $0.index)?.label }
-                return .emitted(EmitResult(seq: state.seq, delivered: delivered, matched: matched), wake)
+                return .emitted(EmitResult(seq: state.seq, delivered: delivered, matched: matched))
             }
             switch attempt {
             case .reserve(let limit):
                 try reserve(beyond: limit)
-            case .emitted(let result, let wake):
-                for (waiter, answer) in wake { waiter.complete(answer) }
+            case .emitted(let result):
+                // Each waiter is let go as soon as it is answered, so the poll's connection thread, not this one,
+                // usually frees the request (one emit answers thousands; the order among them is no contract).
+                while let (waiter, answer) = wake.popLast() { waiter.complete(answer) }
                 return result
             }
         }
@@ -355,7 +366,7 @@ public final class EventBus: Sendable {
 
     private enum EmitAttempt {
         case reserve(limit: Int)
-        case emitted(EmitResult, [(Subscription.Waiter, PollResult)])
+        case emitted(EmitResult)
     }
 
     /// Persists a new `seq` limit ``seqBlock`` above `limit`, unless another emit already did.

@@ -1,5 +1,23 @@
 import DequeModule
 
+/// Whoever waits for a long-poll's answer: the bus calls ``pollAnswered(_:)`` exactly once, after its lock is
+/// released, from whichever thread answered (an emit, a deadline, a newer poll, a cancel). The server's waiter is
+/// the suspended request itself, so a waiting poll costs no object or closure of its own.
+public protocol PollWaiter: AnyObject, Sendable {
+    func pollAnswered(_ result: PollResult)
+}
+
+/// A waiter that hands the answer to a closure (tests, and callers without an object of their own).
+public final class PollCallback: PollWaiter {
+    private let body: @Sendable (PollResult) -> Void
+
+    public init(_ body: @escaping @Sendable (PollResult) -> Void) {
+        self.body = body
+    }
+
+    public func pollAnswered(_ result: PollResult) { body(result) }
+}
+
 /// A subscriber's state inside the ``EventBus``: its event types, its bounded queue of unacknowledged events,
 /// the events that queue dropped, and at most one waiting poll.
 ///
@@ -13,7 +31,9 @@ final class Subscription {
     /// through the type's value witnesses (~1,400 instructions per answered poll in a fan-out).
     struct Waiter {
         let token: UInt64
-        let complete: @Sendable (PollResult) -> Void
+        let target: any PollWaiter
+
+        func complete(_ result: PollResult) { target.pollAnswered(result) }
     }
 
     /// Runs of dropped events kept before the oldest two are merged (the count stays exact; only how precisely
@@ -78,7 +98,7 @@ final class Subscription {
     /// `after` acknowledges events and dropped counts.
     func answer() -> PollResult {
         if let last = queue.last { cursor = max(cursor, last.seq) }
-        return PollResult(events: Array(queue), cursor: cursor, missed: missed)
+        return PollResult(events: queue, cursor: cursor, missed: missed)
     }
 
     /// An empty answer (a released or cancelled poll) that still reports the unacknowledged dropped count.

@@ -121,7 +121,7 @@ final class EventEndpoints: Sendable {
         // Answer at once when something is queued (or no wait was asked for, or the service is stopping).
         let stopping = closing.load(ordering: .acquiring)
         if !hub.pollsOnce || wait == 0 || stopping {
-            if let immediate = try hub.poll(id, after: after, wait: .zero, complete: { _ in }),
+            if let immediate = try hub.poll(id, after: after, wait: .zero, waiter: UnusedPollWaiter.shared),
                 immediate.hasNews || wait == 0 || stopping
             {
                 return .now(.json(immediate))
@@ -131,13 +131,9 @@ final class EventEndpoints: Sendable {
         return .later { [hub, timer, after, wait] pending in
             do {
                 let deadline = ContinuousClock.now + .seconds(wait)
-                if let ready = try hub.poll(
-                    id, after: after, wait: .seconds(wait),
-                    complete: { answer in
-                        // Written on the poll's own connection thread, not the emitting one.
-                        pending.complete(building: { .json(answer) })
-                    })
-                {
+                // The suspended request waits itself; its answer is written on its own connection thread, not
+                // the emitting one (``PendingResponse/poll(_:)``).
+                if let ready = try hub.poll(id, after: after, wait: .seconds(wait), waiter: pending) {
                     pending.complete(.json(ready))
                 } else {
                     timer.schedule(deadline)

@@ -14,10 +14,8 @@ protocol EventHub: Sendable {
     /// Closes a subscription; a poll waiting on it (on any instance) answers empty.
     func cancel(_ id: String) throws
     /// Acknowledges through `after`, then answers at once with the queued events (or when `wait` is zero), else
-    /// calls `complete` within `wait` with the answer, and answers `nil`.
-    func poll(
-        _ id: String, after: Int?, wait: Duration, complete: @escaping @Sendable (PollAnswer) -> Void
-    ) throws -> PollAnswer?
+    /// keeps `waiter`, answers it within `wait`, and answers `nil`.
+    func poll(_ id: String, after: Int?, wait: Duration, waiter: any PollAnswerWaiter) throws -> PollAnswer?
     /// Delivers an event at `location` to every subscription with a matching type.
     func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult
     /// Emits to the location built from the type named `name` with `params` and `query`.
@@ -79,6 +77,23 @@ struct PollAnswer: Sendable {
     }
 }
 
+/// Whoever waits for a long-poll's answer (a hub's answer; the embedded bus's result becomes one): the suspended
+/// request itself (``ConnectionState``).
+protocol PollAnswerWaiter: PollWaiter {
+    /// Called exactly once, from whichever thread answered the poll.
+    func answered(_ answer: PollAnswer)
+}
+
+extension PollAnswerWaiter {
+    func pollAnswered(_ result: PollResult) { answered(PollAnswer(result)) }
+}
+
+/// The waiter of a poll that is answered at once (`wait` zero): never kept, never called.
+final class UnusedPollWaiter: PollAnswerWaiter {
+    static let shared = UnusedPollWaiter()
+    func answered(_ answer: PollAnswer) {}
+}
+
 /// The embedded hub: everything in this process's ``EventBus``.
 struct LocalEventHub: EventHub {
     let types: EventBus
@@ -89,10 +104,8 @@ struct LocalEventHub: EventHub {
 
     func cancel(_ id: String) throws { try types.cancel(id) }
 
-    func poll(
-        _ id: String, after: Int?, wait: Duration, complete: @escaping @Sendable (PollAnswer) -> Void
-    ) throws -> PollAnswer? {
-        switch try types.poll(id, after: after, wait: wait, now: .now, complete: { complete(PollAnswer($0)) }) {
+    func poll(_ id: String, after: Int?, wait: Duration, waiter: any PollAnswerWaiter) throws -> PollAnswer? {
+        switch try types.poll(id, after: after, wait: wait, now: .now, waiter: waiter) {
         case .ready(let result): PollAnswer(result)
         case .waiting: nil
         }

@@ -21,7 +21,9 @@ final class SharedEventHub: EventHub {
         let deadline: ContinuousClock.Instant
         /// The answer when nothing arrives (or when it is released).
         let empty: PollAnswer
-        let complete: @Sendable (PollAnswer) -> Void
+        let target: any PollAnswerWaiter
+
+        func complete(_ answer: PollAnswer) { target.answered(answer) }
     }
 
     private struct State {
@@ -94,9 +96,7 @@ final class SharedEventHub: EventHub {
         release(id, before: .max)
     }
 
-    func poll(
-        _ id: String, after: Int?, wait: Duration, complete: @escaping @Sendable (PollAnswer) -> Void
-    ) throws -> PollAnswer? {
+    func poll(_ id: String, after: Int?, wait: Duration, waiter target: any PollAnswerWaiter) throws -> PollAnswer? {
         guard
             let found = try store.pollSubscription(
                 id: id, after: after, now: clock(), wait: max(0, wait.milliseconds),
@@ -111,7 +111,7 @@ final class SharedEventHub: EventHub {
             let waiter = Waiter(
                 token: state.nextToken, generation: found.generation, shapes: Set(found.shapes),
                 seenSeq: found.latestSeq, deadline: .now + wait,
-                empty: PollAnswer(events: [], cursor: found.cursor, missed: 0), complete: complete)
+                empty: PollAnswer(events: [], cursor: found.cursor, missed: 0), target: target)
             state.waiters[id] = waiter
             return state.knownSeq
         }

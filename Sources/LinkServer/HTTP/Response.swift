@@ -78,26 +78,26 @@ enum Reply: Sendable {
     case later(@Sendable (PendingReply) -> Void)
 }
 
-/// The handle of a suspended request; completing it resumes the connection with the response.
-protocol PendingReply: AnyObject, Sendable {
-    /// Answers the request. Only the first call has an effect; returns whether it was the first.
+/// The handle of a suspended request; completing it resumes the connection with the response. A long-poll's
+/// request waits for its answer itself (``PollAnswerWaiter``): answering it stores a ``PendingResponse/poll(_:)``.
+protocol PendingReply: PollAnswerWaiter {
+    /// Answers the request. Only the first call (of this or ``PollAnswerWaiter/answered(_:)``) has an effect;
+    /// returns whether it was the first.
     @discardableResult func complete(_ response: Response) -> Bool
-    /// Answers the request with the response `build` makes on the connection's own thread once it has resumed:
-    /// one emit completes thousands of polls, and building every answer on the emitting thread would serialise
-    /// them there. Only the first call (of either form) has an effect.
-    @discardableResult func complete(building build: @escaping @Sendable () -> Response) -> Bool
 }
 
-/// What a suspended request was completed with: a response, or how to build it when the connection resumes.
+/// What a suspended request was completed with.
 enum PendingResponse: Sendable {
     case ready(Response)
-    case deferred(@Sendable () -> Response)
+    /// A long-poll's answer, written when the connection resumes, on its own thread: one emit completes thousands
+    /// of polls, and writing every answer on the emitting thread would serialise them there.
+    case poll(PollAnswer)
 
-    /// The response (built now when it was deferred).
+    /// The response (written now for a poll's answer).
     var response: Response {
         switch self {
         case .ready(let response): response
-        case .deferred(let build): build()
+        case .poll(let answer): .json(answer)
         }
     }
 }

@@ -1,12 +1,16 @@
 import CMicroHTTPD
 import Synchronization
 
-/// Per-request state, created by the URI-log callback and released by the request-completed callback.
+/// Per-request state, created by the URI-log callback and released by the request-completed callback; while the
+/// connection is suspended it is also the request's ``PendingReply`` (and a long-poll's waiter), so a waiting poll
+/// costs no object of its own.
 ///
 /// `@unchecked Sendable`: the mutable request fields (`method`, `body`, `phase`…) are only touched by the one MHD
 /// worker thread that owns the connection (libmicrohttpd never serves a connection from two threads at once);
-/// the only state reached from other threads — the deferred response — sits behind `pending`'s `Mutex`.
-final class ConnectionState: @unchecked Sendable {
+/// the only state reached from other threads — the pending response — sits behind `pending`'s `Mutex`, and
+/// `connection` is an opaque libmicrohttpd handle that stays valid while the connection is suspended (MHD cannot
+/// close a suspended connection); `MHD_resume_connection` is documented thread-safe.
+final class ConnectionState: PendingReply, @unchecked Sendable {
     enum Phase {
         /// Headers seen, body not yet complete.
         case receiving
@@ -16,6 +20,8 @@ final class ConnectionState: @unchecked Sendable {
         case answered
     }
 
+    /// The request's connection (`nil` only if libmicrohttpd gave none), resumed when the reply is completed.
+    private let connection: OpaquePointer?
     let rawTarget: String
     /// Bytes of the target up to its first NUL, as libmicrohttpd handed it over (``rawTarget`` may differ: invalid
     /// UTF-8 is repaired when it is copied).
@@ -40,8 +46,13 @@ final class ConnectionState: @unchecked Sendable {
     /// What served the request; `nil` when the daemon answered it before any handler (``Daemon/unhandled``).
     var endpoint: EndpointLabel?
     var status: Int = 0
-    /// Set once the connection was suspended; read again on the resumed access-handler call.
-    let pending = Mutex<PendingResponse?>(nil)
+    /// Set once by whichever thread completes the suspended request; taken by the resumed access-handler call.
+    let pending = Mutex(Completion())
+
+    struct Completion {
+        var done = false
+        var response: PendingResponse?
+    }
 
     /// The body received, moved out (the state keeps none).
     func takeBody() -> [UInt8] {
@@ -50,7 +61,8 @@ final class ConnectionState: @unchecked Sendable {
         return body
     }
 
-    init(rawTarget: String, rawTargetBytes: Int, watched: WatchedConnection?) {
+    init(connection: OpaquePointer?, rawTarget: String, rawTargetBytes: Int, watched: WatchedConnection?) {
+        self.connection = connection
         self.rawTarget = rawTarget
         self.rawTargetBytes = rawTargetBytes
         self.watched = watched
@@ -58,42 +70,27 @@ final class ConnectionState: @unchecked Sendable {
     }
 }
 
-/// Completes a suspended request from any thread: stores the response, then resumes the MHD connection.
-///
-/// `@unchecked Sendable`: `connection` is an opaque libmicrohttpd handle that stays valid while the connection is
-/// suspended (MHD cannot close a suspended connection); `MHD_resume_connection` is documented thread-safe. The
-/// `completed` flag under the state's mutex guarantees a single resume.
-final class SuspendedReply: PendingReply, @unchecked Sendable {
-    private let connection: OpaquePointer
-    private let state: ConnectionState
-    private let completed = Mutex(false)
-    private let onResume: @Sendable () -> Void
+// MARK: - The suspended request's reply (any thread)
 
-    init(connection: OpaquePointer, state: ConnectionState, onResume: @escaping @Sendable () -> Void) {
-        self.connection = connection
-        self.state = state
-        self.onResume = onResume
-    }
-
+extension ConnectionState {
     @discardableResult
     func complete(_ response: Response) -> Bool {
         finish(.ready(response))
     }
 
-    @discardableResult
-    func complete(building build: @escaping @Sendable () -> Response) -> Bool {
-        finish(.deferred(build))
+    func answered(_ answer: PollAnswer) {
+        _ = finish(.poll(answer))
     }
 
+    /// Stores the response and resumes the connection, once.
     private func finish(_ response: PendingResponse) -> Bool {
-        let first = completed.withLock { done in
-            if done { return false }
-            done = true
+        let first = pending.withLock { completion in
+            if completion.done { return false }
+            completion.done = true
+            completion.response = response
             return true
         }
-        guard first else { return false }
-        state.pending.withLock { $0 = response }
-        onResume()
+        guard first, let connection else { return false }
         MHD_resume_connection(connection)
         return true
     }

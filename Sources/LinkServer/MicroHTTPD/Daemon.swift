@@ -120,6 +120,8 @@ final class Daemon: @unchecked Sendable {
 
     func requestCompleted(_ state: ConnectionState, termination: MHD_RequestTerminationCode) {
         requestsInFlight.subtract(1, ordering: .relaxed)
+        // Resumed and closed without being served again (the client went away while it waited).
+        if state.phase == .suspended { suspendedCount.subtract(1, ordering: .relaxed) }
         // One clock read for both (each is a call into the vDSO).
         let now = MonotonicClock.nanoseconds()
         // A kept-alive connection now waits for its next request, whose head is due in time like the first.
@@ -178,14 +180,13 @@ final class Daemon: @unchecked Sendable {
                 state.phase = .suspended
                 suspendedCount.add(1, ordering: .relaxed)
                 MHD_suspend_connection(connection)
-                start(
-                    SuspendedReply(connection: connection, state: state) { [self] in
-                        suspendedCount.subtract(1, ordering: .relaxed)
-                    })
+                // The request's state is its pending reply: completing it resumes the connection.
+                start(state)
                 return .YES
             }
         case .suspended:
-            let response = state.pending.withLock { $0.take() }?.response
+            suspendedCount.subtract(1, ordering: .relaxed)
+            let response = state.pending.withLock { $0.response.take() }?.response
             return queue(
                 response ?? ErrorEnvelope.response(for: ErrorEnvelope.internalError), on: connection, state: state)
         case .answered:

@@ -59,7 +59,7 @@ enum Trampolines {
             // The service parses the query from its own copy; MHD's split of it would only fill the pool.
             cmhd_hide_query_from_argument_parser(uri)
         }
-        let state = ConnectionState(rawTarget: target, rawTargetBytes: bytes, watched: watched)
+        let state = ConnectionState(connection: connection, rawTarget: target, rawTargetBytes: bytes, watched: watched)
         Unmanaged<Daemon>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.requestStarted() }
         return Unmanaged.passRetained(state).toOpaque()
     }
