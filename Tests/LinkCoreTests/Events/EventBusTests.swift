@@ -128,6 +128,26 @@ final class Answers: Sendable {
         #expect(empty.cursor == 4)
     }
 
+    /// An answer shares the subscription's queue rather than copying it: whatever the queue does afterwards
+    /// (acknowledged, appended to, its oldest dropped), an answer already made keeps the events it was made with.
+    @Test func anAnswerKeepsItsEventsWhileTheQueueMovesOn() throws {
+        let bus = EventBus(limits: .init(queueLimit: 3))
+        let id = try subscribe(bus, [EventTypeRequest(path: "/e")])
+        for _ in 0..<3 { try bus.emit(location("/e"), extra: nil, time: "t") }
+        let first = try #require(try poll(bus, id))
+        let answers = Answers()
+        #expect(try bus.poll(id, after: 3, wait: .seconds(25), now: t0, complete: answers.record) == .waiting)
+        try bus.emit(location("/e"), extra: nil, time: "t")
+        let woken = try #require(answers.all.first)
+        for _ in 0..<4 { try bus.emit(location("/e"), extra: nil, time: "t") }
+        let later = try #require(try poll(bus, id))
+        #expect(later.events.map(\.seq) == [6, 7, 8])
+        #expect(later.missed == 2)
+        #expect(first.events.map(\.seq) == [1, 2, 3])
+        #expect(woken.events.map(\.seq) == [4])
+        #expect(woken.cursor == 4)
+    }
+
     @Test func fullQueuesDropTheOldestAndCountMissed() throws {
         let bus = EventBus(limits: .init(queueLimit: 2))
         let id = try subscribe(bus, [EventTypeRequest(path: "/e")])
