@@ -53,7 +53,7 @@ extension EventHub {
 
 /// A poll's answer as a hub has it: the embedded bus's result (whose events carry their bytes, written once at the
 /// emit), or the shared hub's value read back from its log. It is written when the response is built, on the
-/// poll's own connection thread (see ``PendingReply/complete(building:)``).
+/// poll's own connection thread (see ``PendingResponse/poll(_:)``).
 struct PollAnswer: Sendable {
     enum Content: Sendable {
         case result(PollResult)
