@@ -243,12 +243,16 @@ public struct ClickFacts: Sendable {
     }
 
     /// The first language tag of an `Accept-Language` header (`de-CH` of `de-CH,de;q=0.9`), or `nil`.
+    ///
+    /// The header is any text a client sends: empty list elements are skipped (RFC 9110 §5.6.1), and an element
+    /// without a tag (`;q=1`) or a wildcard gives `nil`, as no header does.
     public static func language(_ header: String?) -> String? {
-        guard let header else { return nil }
-        let first =
-            header.split(separator: ",").first.map {
-                String($0.split(separator: ";")[0].drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-            } ?? ""
-        return first.isEmpty || first == "*" ? nil : String(first)
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let header, let element = header.split(separator: ",").first(where: { !$0.allSatisfy(isSpace) }) else {
+            return nil
+        }
+        var tag = element.prefix { $0 != ";" }.drop(while: isSpace)
+        while let last = tag.last, isSpace(last) { tag.removeLast() }
+        return tag.isEmpty || tag == "*" ? nil : String(tag)
     }
 }

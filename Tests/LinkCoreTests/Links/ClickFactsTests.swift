@@ -1,7 +1,8 @@
 import LinkCore
 import Testing
 
-/// `ClickFacts.linkAsClicked`, written out from the host and target of a click only when read.
+/// `ClickFacts.linkAsClicked`, written out from the host and target of a click only when read, and the language a
+/// click carries to the rules.
 @Suite struct ClickFactsTests {
     @Test func aClickedTargetIsALinkOnItsHost() throws {
         var facts = ClickFacts(
@@ -26,5 +27,17 @@ import Testing
             platform: .android, bot: nil, via: "app")
         #expect(facts.linkAsClicked == "https://app.example.com/users/42")
         #expect(facts.via == "app")
+    }
+
+    /// `click.language` (API.md §7 step 3): the first tag of `Accept-Language`, or null; a header is whatever a client
+    /// sent, so no text of it may stop the process (`;` alone once did).
+    @Test(
+        arguments: [
+            ("de-CH,de;q=0.9", "de-CH"), ("fr", "fr"), ("  en-US ;q=0.8, fr", "en-US"), ("\ten\t", "en"),
+            (", ,pt-BR", "pt-BR"), ("*", nil), ("*;q=0.5, en", nil), (";", nil), (";;", nil), ("; ,en", nil),
+            (";q=1", nil), (",", nil), (" ", nil), ("", nil), (nil, nil),
+        ] as [(String?, String?)])
+    func theLanguageIsTheFirstTagOrNone(header: String?, language: String?) {
+        #expect(ClickFacts.language(header) == language)
     }
 }

@@ -389,9 +389,16 @@ import Testing
             #expect(malformed.status == 400)
             #expect(malformed.header("content-type") == "text/html; charset=utf-8")
             #expect(try client.request("POST", "/users/1", headers: ["Host": "links.example.com"]).status == 405)
+            // Any Accept-Language is a click's language or none; an element without a tag once stopped the process.
+            for language in [";", ";;q=1", ", ;", "*"] {
+                let odd = try client.get(
+                    "/users/1",
+                    headers: ["Host": "links.example.com", "User-Agent": Self.windows, "Accept-Language": language])
+                #expect(odd.status == 404)
+            }
             // Many different unmatched paths: one counter, not a row per path.
             for index in 0..<200 { _ = try get(client, "/nothing/\(index)", agent: Self.windows) }
-            #expect(try api.get("/v1/stats/clicks").json?["unmatched"] == 203)
+            #expect(try api.get("/v1/stats/clicks").json?["unmatched"] == 207)
             let rows = try server.application.store.loadClickCounts(from: 0, to: Int64.max / 86_400_000)
             #expect(rows.filter { $0.key.kind == .unmatched }.count <= 1)
             #expect(try api.get("/healthz").status == 200)
