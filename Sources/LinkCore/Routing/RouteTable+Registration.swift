@@ -57,7 +57,7 @@ extension RouteTable {
         if case .literal(let first) = pattern.segments.first, RouteTable.reservedFirstSegments.contains(first) {
             throw LinkError(
                 .invalidPattern, "Routes may not start with '/\(first)': the public listener serves that path itself",
-                details: ["pattern": .string(pattern.description), "reason": .string("reserved path")])
+                details: ["pattern": .string(pattern.description), "position": 0, "reason": .string("reserved path")])
         }
         let caseInsensitive = definition.caseInsensitive ?? parent.map { routes[$0].caseInsensitive } ?? false
         var own = definition

@@ -621,7 +621,15 @@ import Testing
     @Test func reservedRoutesAndBadLinksAreRefusedAtRegistration() throws {
         try withServer({ Self.configure(&$0) }) { (server) throws in
             let api = server.client()
-            #expect(try api.post("/v1/routes", ["path": "/.well-known/x"]).errorCode == "invalid_pattern")
+            for path in ["/.well-known/x", "/robots.txt", "/favicon.ico/:id"] {
+                let reserved = try api.post("/v1/routes", ["path": .string(path)])
+                #expect(reserved.status == 400)
+                #expect(reserved.errorCode == "invalid_pattern")
+                // §1: the details of invalid_pattern carry pattern, position (the reserved first segment) and reason.
+                #expect(reserved.errorDetails?["pattern"] == .string(path))
+                #expect(reserved.errorDetails?["position"] == 0)
+                #expect(reserved.errorDetails?["reason"] == "reserved path")
+            }
             let bad = try api.post("/v1/routes", ["path": "/u/:id", "link": ["ios": "https://{id}.example.com/"]])
             #expect(bad.errorCode == "invalid_request")
             #expect(bad.errorDetails?["field"] == "link.ios")
