@@ -310,9 +310,12 @@ public final class EventBus: Sendable {
     // MARK: - Emitting
 
     /// Delivers an event at `location` to every subscription with a matching type, each tagged with its
-    /// best-matching type; `no_match` when no registered type matches.
+    /// best-matching type; `no_match` when no registered type matches. A poll it answers ends at `now`: its
+    /// subscription's `ttl` counts from there, as from any other answer.
     @discardableResult
-    public func emit(_ location: Location, extra: JSONValue, time: String) throws(LinkError) -> EmitResult {
+    public func emit(
+        _ location: Location, extra: JSONValue, time: String, now: ContinuousClock.Instant = .now
+    ) throws(LinkError) -> EmitResult {
         while true {
             // The polls to answer, moved out of the lock (held here alone, so each is let go as it is answered).
             var wake: [(Subscription.Waiter, PollResult)] = []
@@ -344,6 +347,7 @@ public final class EventBus: Sendable {
                         subscription.enqueue(event, limit: limits.queueLimit)
                         if let waiter = subscription.waiter {
                             subscription.waiter = nil
+                            subscription.lastActive = max(subscription.lastActive, now)
                             state.waiting -= 1
                             wake.append((waiter, subscription.answer()))
                         }

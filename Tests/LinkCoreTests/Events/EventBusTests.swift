@@ -223,6 +223,26 @@ final class Answers: Sendable {
         #expect { try poll(bus, id, at: .seconds(10)) } throws: { ($0 as? LinkError)?.code == .subscriptionNotFound }
     }
 
+    /// API.md §5: a subscription expires once unpolled for `ttl`; a poll an emit answers ends then, so the `ttl`
+    /// counts from the answer, not from the poll's start (a `ttl` shorter than `wait` once expired it at once).
+    @Test func aPollAnsweredByAnEmitStartsItsSubscriptionsTTLAgain() throws {
+        let bus = EventBus()
+        let id = try subscribe(bus, [EventTypeRequest(path: "/e")], ttl: 10)
+        let answers = Answers()
+        _ = try bus.poll(id, after: nil, wait: .seconds(25), now: t0, complete: answers.record)
+        bus.expire(now: t0 + .seconds(19))
+        #expect(bus.subscriptionCount == 1)
+        try bus.emit(location("/e"), extra: nil, time: "t", now: t0 + .seconds(20))
+        #expect(answers.all.map { $0.events.count } == [1])
+        bus.expire(now: t0 + .seconds(29))
+        #expect(bus.subscriptionCount == 1)
+        #expect(try poll(bus, id, after: 1, at: .seconds(29)) != nil)
+        bus.expire(now: t0 + .seconds(38))
+        #expect(bus.subscriptionCount == 1)
+        bus.expire(now: t0 + .seconds(39))
+        #expect(bus.subscriptionCount == 0)
+    }
+
     @Test func cancelAnswersTheWaiterAndForgetsTheSubscription() throws {
         let bus = EventBus()
         let id = try subscribe(bus, [EventTypeRequest(path: "/e")])
