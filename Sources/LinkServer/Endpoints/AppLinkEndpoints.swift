@@ -65,7 +65,9 @@ struct OpenAnswer: Sendable {
 extension LinkEngine {
     /// Records an app open (API.md §8): resolved as a click with `via: "app"`, expiry and `maxClicks` applied,
     /// counted as an open, emitted as `linkClick`.
-    func open(url: String, platform: Platform, now: Int64) throws -> OpenAnswer {
+    func open(url given: String, platform: Platform, now: Int64) throws -> OpenAnswer {
+        // As for a click (§7 step 1), the reserved items `_lsp` and `lst` are gone before anything sees the link.
+        let url = LinksDispatcher.withoutReservedItems(given)
         let location = try Location(url)
         let bare = Location(segments: location.segments, query: location.query)
         let facts = ClickFacts(

@@ -274,6 +274,14 @@ extension LinksDispatcher {
         return accept.contains("application/json") && !accept.contains("text/html")
     }
 
+    /// `url` (a whole link, as an app was opened with) without the reserved query items `_lsp` and `lst`.
+    static func withoutReservedItems(_ url: String) -> String {
+        let fragment = url.firstIndex(of: "#") ?? url.endIndex
+        guard let mark = url[..<fragment].firstIndex(of: "?") else { return url }
+        let query = strippingReserved(url[url.index(after: mark)..<fragment]).query
+        return String(url[..<mark]) + (query.isEmpty ? "" : "?" + query) + url[fragment...]
+    }
+
     /// The raw query without the reserved items `_lsp` and `lst`, and the value of `_lsp`.
     static func strippingReserved(_ rawQuery: Substring?) -> (query: String, lsp: String?) {
         guard let rawQuery, !rawQuery.isEmpty else { return ("", nil) }

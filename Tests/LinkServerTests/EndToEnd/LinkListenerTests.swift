@@ -415,12 +415,14 @@ import Testing
             // A counted click, an unmatched bot (counted, never emitted), then an app open.
             #expect(try get(links(server), "/users/8", agent: Self.windows).status == 302)
             #expect(try get(links(server), "/nothing", agent: Self.google).status == 404)
+            // The link the app was opened with, as a click's, without the reserved items `_lsp` and `lst` (§7).
             let open = try links(server).post(
-                "/v1/links/opens", ["url": "https://links.example.com/users/9", "platform": "android"],
+                "/v1/links/opens",
+                ["url": "https://links.example.com/users/9?lst=abc&tab=a&_lsp=ios", "platform": "android"],
                 headers: ["Host": "links.example.com"])
             #expect(open.status == 200)
             #expect(open.json?["decision"] == "open")
-            #expect(open.json?["resolution"]?["location"] == "/users/9")
+            #expect(open.json?["resolution"]?["location"] == "/users/9?tab=a")
             let events = try api.get("/v1/events/subscriptions/\(id)?after=0&wait=5")
             let list = events.json?["events"]?.arrayValue ?? []
             #expect(list.count == 2)
@@ -434,6 +436,7 @@ import Testing
             let event = try #require(list.last)
             #expect(event["location"] == "/links/clicks/user")
             #expect(event["extra"]?["via"] == "app")
+            #expect(event["extra"]?["location"] == "/users/9?tab=a")
             #expect(event["extra"]?["decision"] == "open")
             #expect(event["extra"]?["platform"] == "android")
             let bad = try api.post("/v1/links/opens", ["url": "https://links.example.com/users/9", "platform": "web"])

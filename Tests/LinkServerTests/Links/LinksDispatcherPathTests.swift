@@ -17,4 +17,18 @@ import Testing
     func otherPathsSkipTheComparisons(_ path: String) {
         #expect(!LinksDispatcher.mayBeReserved(path))
     }
+
+    /// An app open's link loses the reserved query items as a click's target does (API.md §7 step 1), and nothing
+    /// else: other items in their order, a fragment, items that only start like them.
+    @Test(arguments: [
+        ("https://l.example.com/users/9", "https://l.example.com/users/9"),
+        ("https://l.example.com/users/9?lst=abc", "https://l.example.com/users/9"),
+        ("https://l.example.com/users/9?lst=abc&tab=a&_lsp=ios", "https://l.example.com/users/9?tab=a"),
+        ("https://l.example.com/u?a=1&_lsp&b=2#top", "https://l.example.com/u?a=1&b=2#top"),
+        ("https://l.example.com/u?lstx=1&_lsps=2", "https://l.example.com/u?lstx=1&_lsps=2"),
+        ("https://l.example.com/u#a?lst=1", "https://l.example.com/u#a?lst=1"),
+    ])
+    func anOpenedLinkLosesTheReservedItems(url: String, kept: String) {
+        #expect(LinksDispatcher.withoutReservedItems(url) == kept)
+    }
 }
