@@ -65,10 +65,7 @@ final class LinksDispatcher: RequestHandler {
             return (labels.host, .now(page(404, LinkPage.message(title: "Not found", text: "Unknown host."))))
         }
         if LinksDispatcher.mayBeReserved(request.path), let answer = reserved(request) { return answer }
-        guard request.method == "GET" || request.method == "HEAD" else {
-            let error = LinkError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
-            return (labels.click, .now(ErrorEnvelope.response(for: error, headers: [("Allow", "GET, HEAD")])))
-        }
+        guard LinksDispatcher.reads(request) else { return (labels.click, .now(LinksDispatcher.notAllowed(request))) }
         guard let storeWorkers else { return (labels.click, .now(click(request))) }
         // A click may count towards `maxClicks` or keep a token: with a shared store, off the listener's threads.
         return (
@@ -100,34 +97,49 @@ final class LinksDispatcher: RequestHandler {
             return (labels.claim, rateLimited(request) ?? apps.handle(request).reply)
         case "/v1/links/opens":
             return (labels.opens, rateLimited(request) ?? apps.handle(request).reply)
+        default:
+            // The files are read as a click is: GET and HEAD, any other method 405.
+            guard let (label, answer) = reservedFile(request) else { return nil }
+            return (label, .now(LinksDispatcher.reads(request) ? answer() : LinksDispatcher.notAllowed(request)))
+        }
+    }
+
+    /// The label and answer of a reserved file's path, or `nil` for a click.
+    private func reservedFile(_ request: Request) -> (EndpointLabel, () -> Response)? {
+        switch request.path {
         case "/.well-known/apple-app-site-association", "/apple-app-site-association":
-            return (labels.aasa, .now(file(\.apple, request)))
+            return (labels.aasa, { self.file(\.apple, request) })
         case "/.well-known/assetlinks.json":
-            return (labels.assetlinks, .now(file(\.android, request)))
+            return (labels.assetlinks, { self.file(\.android, request) })
         case "/robots.txt":
             let text = engine.settings.robotsTxt ?? "User-agent: *\nAllow: /\n"
             return (
                 labels.robots,
-                .now(
+                {
                     Response(
-                        status: 200, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8)))
+                        status: 200, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8))
+                }
             )
         case "/favicon.ico":
             if let url = engine.settings.faviconURL {
-                return (
-                    labels.favicon,
-                    .now(Response(status: engine.settings.redirectStatus, location: url))
-                )
+                return (labels.favicon, { Response(status: self.engine.settings.redirectStatus, location: url) })
             }
-            return (labels.favicon, .now(page(404, LinkPage.message(title: "Not found", text: "No icon."))))
+            return (labels.favicon, { self.page(404, LinkPage.message(title: "Not found", text: "No icon.")) })
         default:
-            if request.path.hasPrefix("/.well-known/") {
-                return (
-                    labels.wellKnown, .now(page(404, LinkPage.message(title: "Not found", text: "No such file.")))
-                )
-            }
-            return nil
+            guard request.path.hasPrefix("/.well-known/") else { return nil }
+            return (labels.wellKnown, { self.page(404, LinkPage.message(title: "Not found", text: "No such file.")) })
         }
+    }
+
+    /// Whether the request reads (`GET` or `HEAD`), the only methods of a click and of the reserved files.
+    private static func reads(_ request: Request) -> Bool {
+        request.method == "GET" || request.method == "HEAD"
+    }
+
+    /// 405 `method_not_allowed` with `Allow: GET, HEAD`.
+    private static func notAllowed(_ request: Request) -> Response {
+        let error = LinkError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
+        return ErrorEnvelope.response(for: error, headers: [("Allow", "GET, HEAD")])
     }
 
     /// `429 rate_limited` once the client's budget for the app endpoints is spent. The client is the TCP peer, or

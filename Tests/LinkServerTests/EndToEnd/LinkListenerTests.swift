@@ -587,6 +587,18 @@ import Testing
             let icon = try client.get("/favicon.ico", headers: ["Host": "links.example.com"])
             #expect(icon.status == 308)
             #expect(icon.header("location") == "https://www.example.com/favicon.ico")
+            // The reserved files are read as clicks are: any method but GET and HEAD is 405 with Allow.
+            for (method, path) in [
+                ("POST", "/robots.txt"), ("DELETE", "/favicon.ico"), ("PUT", "/.well-known/assetlinks.json"),
+                ("POST", "/.well-known/apple-app-site-association"), ("PATCH", "/apple-app-site-association"),
+                ("POST", "/.well-known/other"),
+            ] {
+                let refused = try client.request(method, path, headers: ["Host": "links.example.com"])
+                #expect(refused.status == 405, "\(method) \(path)")
+                #expect(refused.errorCode == "method_not_allowed")
+                #expect(refused.header("allow") == "GET, HEAD")
+            }
+            #expect(try client.request("HEAD", "/robots.txt", headers: ["Host": "links.example.com"]).status == 200)
             #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
             #expect(try get(client, "/users/1", agent: Self.windows).status == 308)
             // The API is never served on the links listener: /v1/routes there is a click like any other.
