@@ -16,6 +16,12 @@ struct ConsoleEndpoints: Sendable {
         ("X-Content-Type-Options", "nosniff"),
     ]
 
+    /// The headers of an answer the endpoint table gives by itself (404, 405) on `path`: the console's under
+    /// `/console` ("every console response", API.md §13), none elsewhere.
+    static func headers(onRefusalOf path: String) -> [(String, String)] {
+        path == "/console" || path.hasPrefix("/console/") ? securityHeaders : []
+    }
+
     /// Revalidated on every load (a new binary may serve new files under the same names), cheap with `ETag`.
     static let cacheControl = "no-cache"
 

@@ -31,13 +31,13 @@ final class APIDispatcher: RequestHandler {
     func handle(_ request: Request) -> (endpoint: EndpointLabel, reply: Reply) {
         switch table.match(method: request.method, path: request.path) {
         case .notFound:
-            return (unmatched, .now(ErrorEnvelope.response(for: .notFound(path: request.path))))
+            let headers = ConsoleEndpoints.headers(onRefusalOf: request.path)
+            return (unmatched, .now(ErrorEnvelope.response(for: .notFound(path: request.path), headers: headers)))
         case .methodNotAllowed(let label, let allowed):
             let error = LinkError.methodNotAllowed(request.method, allowed: allowed)
-            return (
-                label,
-                .now(ErrorEnvelope.response(for: error, headers: [("Allow", allowed.joined(separator: ", "))]))
-            )
+            let headers =
+                [("Allow", allowed.joined(separator: ", "))] + ConsoleEndpoints.headers(onRefusalOf: request.path)
+            return (label, .now(ErrorEnvelope.response(for: error, headers: headers)))
         case .endpoint(let endpoint, let label, let parameters):
             guard let storeWorkers, endpoint.usesStore else {
                 return (label, run(endpoint, request, parameters))

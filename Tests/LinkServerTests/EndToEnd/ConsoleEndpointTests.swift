@@ -51,13 +51,24 @@ import Testing
         }
     }
 
-    @Test func anUnknownFileIsANotFoundWithTheSameHeaders() throws {
+    /// "Every console response" (API.md §13): the refusals under `/console` too, the endpoint table's own (a
+    /// deeper path, another method) as well as the file endpoint's.
+    @Test func refusalsUnderTheConsoleCarryTheSameHeaders() throws {
         try withServer { (server) throws in
-            let reply = try server.client().get("/console/nothing.js")
-            #expect(reply.status == 404)
-            #expect(reply.errorCode == "not_found")
-            #expect(reply.header("Content-Security-Policy") == ConsoleEndpointTests.policy)
-            #expect(try server.client().request("POST", "/console").status == 405)
+            for (method, path, status) in [
+                ("GET", "/console/nothing.js", 404), ("GET", "/console/a/b", 404), ("POST", "/console", 405),
+                ("DELETE", "/console/app.js", 405),
+            ] {
+                let reply = try server.client().request(method, path)
+                #expect(reply.status == status, "\(method) \(path)")
+                #expect(reply.errorCode == (status == 404 ? "not_found" : "method_not_allowed"))
+                #expect(reply.header("Content-Security-Policy") == ConsoleEndpointTests.policy, "\(method) \(path)")
+                #expect(reply.header("Referrer-Policy") == "no-referrer", "\(method) \(path)")
+                #expect(reply.header("X-Content-Type-Options") == "nosniff")
+            }
+            #expect(try server.client().request("POST", "/console").header("Allow") == "GET, HEAD")
+            // Elsewhere the API's own refusals stay as they were.
+            #expect(try server.client().get("/consoles").header("Content-Security-Policy") == nil)
         }
     }
 
