@@ -28,11 +28,22 @@ final class LiveEventTypes: Sendable {
         try hub.withCurrentTypes { try bus.plannedTypeChanges(requests) }
     }
 
-    /// Registers and names what `requests` need, then subscribes to them.
+    /// Registers and names what `requests` need, then subscribes to them. A subscription refused after the types
+    /// were stored (too many subscriptions, the shared store lost) registers nothing: the stored types go back to the
+    /// ones the bus still publishes, or the next start would bring the refused request's types to light.
     func subscribeRegistering(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int) {
         try writes.withLock { _ in
-            try store.saveEventTypes(try bus.plannedTypeChanges(requests))
-            return try hub.subscribe(requests, ttl: ttl)
+            let planned = try bus.plannedTypeChanges(requests)
+            let published = planned.map { try? bus.type(pattern: $0.pattern) }
+            try store.saveEventTypes(planned)
+            do {
+                return try hub.subscribe(requests, ttl: ttl)
+            } catch {
+                for (type, before) in zip(planned, published) {
+                    if let before { try? store.saveEventTypes([before]) } else { try? store.deleteEventType(type) }
+                }
+                throw error
+            }
         }
     }
 

@@ -51,6 +51,33 @@ import Testing
         }
     }
 
+    /// A refused subscription registers nothing, now or after a restart (its types had been stored before the
+    /// subscription was refused, and came back with the next start).
+    @Test func aRefusedSubscriptionRegistersNoType() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        let listed = try withServer(dataDir: dataDir, { $0.maxSubscriptions = 1 }) { (server) throws -> JSONValue? in
+            let client = server.client()
+            #expect(try client.post("/v1/events", ["path": "/unnamed"]).status == 201)
+            let before = try client.get("/v1/events").json
+            _ = try subscribe(client, [["path": "/first"]])
+            // A new type and a name for an existing one, refused with the subscription.
+            let refused = try client.post(
+                "/v1/events/subscriptions", ["events": [["path": "/refused"], ["path": "/unnamed", "name": "named"]]])
+            #expect(refused.status == 429)
+            #expect(refused.errorCode == "too_many_subscriptions")
+            let after = try client.get("/v1/events").json
+            let patterns = after?["events"]?.arrayValue?.compactMap { $0["pattern"]?.stringValue } ?? []
+            #expect(patterns.contains("/first") && !patterns.contains("/refused"))
+            let unnamed = after?["events"]?.arrayValue?.first { $0["pattern"] == "/unnamed" }
+            #expect(unnamed != nil && unnamed?["name"] != "named")
+            #expect(before?["events"]?.arrayValue?.count == patterns.count - 1)
+            return after
+        }
+        try withServer(dataDir: dataDir) { (server) throws in
+            #expect(try server.client().get("/v1/events").json == listed)
+        }
+    }
+
     @Test func withAnAdminTokenOnlyTheAdminCreatesTypes() throws {
         try withServer({ $0.adminToken = "admin" }) { (server) throws in
             let client = server.client()
