@@ -77,7 +77,7 @@ final class Application: Sendable {
         pollTimer = DeadlineTimer(hub: hub)
         let auth = TokenCheck(adminToken: config.adminToken, readToken: config.readToken)
         events = EventEndpoints(
-            types: LiveEventTypes(hub: hub, store: store), timer: pollTimer,
+            types: LiveEventTypes(hub: hub, store: store, shared: shared != nil), timer: pollTimer,
             locations: LocationParser(hosts: config.linkHosts.map(HostAllowList.init)), auth: auth)
         endpoints += events.endpoints
         shared?.refreshTypes { [events] in try events.types.refresh() }

@@ -11,12 +11,17 @@ import Synchronization
 final class LiveEventTypes: Sendable {
     let hub: any EventHub
     private let store: any Store
+    /// Whether other instances write the types too (a shared store, API.md §12): each write is then planned against
+    /// the stored types, not against what this instance has followed so far (a type removed elsewhere a moment ago
+    /// was found here and its registration answered "unchanged" without storing it).
+    private let shared: Bool
     /// Held for a whole write or refresh: plan, commit, publish.
     private let writes = Mutex(())
 
-    init(hub: any EventHub, store: any Store) {
+    init(hub: any EventHub, store: any Store, shared: Bool = false) {
         self.hub = hub
         self.store = store
+        self.shared = shared
     }
 
     /// The event types and the matcher.
@@ -33,6 +38,7 @@ final class LiveEventTypes: Sendable {
     /// ones the bus still publishes, or the next start would bring the refused request's types to light.
     func subscribeRegistering(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int) {
         try writes.withLock { _ in
+            if shared { try follow() }
             let planned = try bus.plannedTypeChanges(requests)
             let published = planned.map { try? bus.type(pattern: $0.pattern) }
             try store.saveEventTypes(planned)
@@ -50,6 +56,7 @@ final class LiveEventTypes: Sendable {
     /// Registers a type or names one; `changed` is false when it existed as given.
     func register(_ entry: EventTypeRequest) throws -> (type: EventType, changed: Bool) {
         try writes.withLock { _ in
+            if shared { try follow() }
             try store.saveEventTypes(try bus.plannedTypeChanges([entry]))
             return try bus.register(entry)
         }
@@ -60,6 +67,7 @@ final class LiveEventTypes: Sendable {
         // A type another instance registered a moment ago is known here before it is removed.
         _ = try hub.withCurrentTypes { try bus.type(named: name, pattern: pattern) }
         try writes.withLock { _ in
+            if shared { try follow() }
             let type = try bus.type(named: name, pattern: pattern)
             if !type.isBuiltIn { try store.deleteEventType(type) }
             try bus.remove(named: name, pattern: pattern)
@@ -69,17 +77,20 @@ final class LiveEventTypes: Sendable {
     /// Brings the bus's event types in line with the store, after another instance registered, named or removed
     /// one (API.md §12). A type this instance cannot take (its name is bound here to another pattern) is skipped.
     func refresh() throws {
-        try writes.withLock { _ in
-            let stored = try store.loadEventTypes()
-            let shapes = Set(stored.map { $0.pattern.shape() })
-            for type in bus.types where !type.isBuiltIn && !shapes.contains(type.pattern.shape()) {
-                try? bus.remove(pattern: type.pattern)
-            }
-            let names = Dictionary(
-                bus.types.map { ($0.pattern.shape(), $0.name) }, uniquingKeysWith: { first, _ in first })
-            for type in stored where names[type.pattern.shape()] != .some(type.name) {
-                _ = try? bus.register(EventTypeRequest(path: type.pattern.description, name: type.name))
-            }
+        try writes.withLock { _ in try follow() }
+    }
+
+    /// ``refresh()``'s work, with `writes` held.
+    private func follow() throws {
+        let stored = try store.loadEventTypes()
+        let shapes = Set(stored.map { $0.pattern.shape() })
+        for type in bus.types where !type.isBuiltIn && !shapes.contains(type.pattern.shape()) {
+            try? bus.remove(pattern: type.pattern)
+        }
+        let names = Dictionary(
+            bus.types.map { ($0.pattern.shape(), $0.name) }, uniquingKeysWith: { first, _ in first })
+        for type in stored where names[type.pattern.shape()] != .some(type.name) {
+            _ = try? bus.register(EventTypeRequest(path: type.pattern.description, name: type.name))
         }
     }
 }

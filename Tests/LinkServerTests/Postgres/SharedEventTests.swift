@@ -211,6 +211,23 @@ extension PostgresSuites {
             }
         }
 
+        /// A removed type's subscriptions stop receiving it (API.md §5), on every instance, and do not receive it
+        /// again when the same pattern is registered anew; new subscriptions to it do.
+        @Test func aRemovedTypeStaysRemovedForItsSubscriptionsWhenRegisteredAgain() throws {
+            let servers = try Self.three()
+            let (a, b, c) = (servers[0].port, servers[1].port, servers[2].port)
+            let old = try Self.subscribe(a, path: "/gone/:p")
+            #expect(try HTTPClient(port: b).request("DELETE", "/v1/events?pattern=/gone/:p").status == 204)
+            #expect(try HTTPClient(port: c).post("/v1/events", ["path": "/gone/:p"]).status == 201)
+            let fresh = try Self.subscribe(b, path: "/gone/:p")
+            #expect(try Self.emit(c, "/gone/1")["delivered"] == 1)
+            for port in [a, b, c] {
+                #expect(try Self.poll(port, old.id, after: old.cursor).json?["events"] == [])
+            }
+            let received = try Self.poll(a, fresh.id, after: fresh.cursor).json?["events"]?.arrayValue ?? []
+            #expect(received.map { $0["location"] } == ["/gone/1"])
+        }
+
         /// Subscriptions on three instances at once, each naming the same new type: every one registers or finds it
         /// (the name is bound to that one pattern). Concurrent inserts of the same type once raced on the unique
         /// name in PostgreSQL and answered `name_conflict`; binding the name to another pattern still does.

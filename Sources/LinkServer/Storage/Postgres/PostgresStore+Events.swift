@@ -34,6 +34,13 @@ extension PostgresStore {
         let shape = type.pattern.shape()
         try transaction { connection, logger in
             try await connection.query("DELETE FROM event_type WHERE shape = \(shape)", logger: logger)
+            // Its subscriptions stop receiving it (API.md §5), also once the same pattern is registered again:
+            // delivery compares shapes, so the shape leaves every subscription with the type.
+            try await connection.query(
+                """
+                UPDATE event_subscription SET shapes = array_remove(shapes, \(shape))
+                WHERE \(shape) = ANY(shapes)
+                """, logger: logger)
             try await connection.bumpRevision(.eventTypes, logger: logger)
             return ()
         }
