@@ -93,4 +93,20 @@ import Testing
                 documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served))")
         }
     }
+
+    /// An endpoint that waits on the store answers 503 `unavailable` while a shared store is lost (API.md §12): the
+    /// document lists that answer for each of them.
+    @Test func everyEndpointThatWaitsOnTheStoreDocumentsUnavailable() throws {
+        let document = try JSONParser.parse(OpenAPIDocument.bytes)
+        try withServer { (server) throws in
+            let onStore = server.application.endpointList.filter(\.usesStore)
+            #expect(onStore.count >= 20)
+            for endpoint in onStore {
+                let operation = document["paths"]?[endpoint.template]?[endpoint.method.lowercased()]
+                #expect(
+                    operation?["responses"]?["503"]?["$ref"] == "#/components/responses/ServiceUnavailable",
+                    "\(endpoint.method) \(endpoint.template)")
+            }
+        }
+    }
 }
