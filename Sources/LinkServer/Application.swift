@@ -98,6 +98,7 @@ final class Application: Sendable {
                 engine: links, association: association, linkHost: QRRequest.linkHost(from: config.linkHosts)
             ).endpoints
         endpoints += ConsoleEndpoints().endpoints
+        let rateLimited: LinksDispatcher?
         if config.links.enabled {
             var settings = config.server
             settings.port = config.links.port
@@ -107,10 +108,14 @@ final class Application: Sendable {
                 auth: auth, logger: logger, accessLogLevel: config.accessLogLevel, storeWorkers: storeWorkers,
                 trustedProxies: config.trustedProxies, observer: { [metrics] in metrics.record($0) })
             linksDaemon = Daemon(settings: settings, handler: linksDispatcher, logger: logger)
+            rateLimited = linksDispatcher
         } else {
             linksDaemon = nil
+            rateLimited = nil
         }
-        tokenPurge = DeadlineTimer(name: "linkserver-token-purge") { [store, logger] now in
+        // Once a minute (the rate limiter's window): expired deferred tokens and idle rate-limited addresses go.
+        tokenPurge = DeadlineTimer(name: "linkserver-token-purge") { [store, logger, rateLimited] now in
+            rateLimited?.forgetIdleClients(now: WallClock.milliseconds())
             do {
                 _ = try store.purgeDeferredTokens(before: WallClock.milliseconds())
             } catch {

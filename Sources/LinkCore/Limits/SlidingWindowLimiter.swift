@@ -16,6 +16,8 @@ public struct SlidingWindowLimiter: Sendable {
     /// The window in milliseconds.
     public let window: Int64
     private var clients: [String: [Int64]] = [:]
+    /// When ``admit(_:now:)`` last forgot the idle clients.
+    private var lastSweep: Int64 = 0
 
     public init(limit: Int, windowMilliseconds: Int64 = 60_000) {
         self.limit = limit
@@ -24,6 +26,8 @@ public struct SlidingWindowLimiter: Sendable {
 
     /// Admits a request from `client` at `now` (milliseconds), or says when its budget has room again.
     public mutating func admit(_ client: String, now: Int64) -> Decision {
+        // Once a window at most (one pass over the clients): an address is not kept past its last request's window.
+        if now - lastSweep >= window { sweep(now: now) }
         var times = clients[client, default: []]
         times.removeAll { $0 <= now - window }
         guard times.count < limit else {
@@ -39,6 +43,7 @@ public struct SlidingWindowLimiter: Sendable {
     /// Forgets clients with no request in the last window.
     public mutating func sweep(now: Int64) {
         clients = clients.filter { _, times in times.last.map { $0 > now - window } ?? false }
+        lastSweep = now
     }
 
     /// How many clients are remembered.

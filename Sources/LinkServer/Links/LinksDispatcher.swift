@@ -142,6 +142,12 @@ final class LinksDispatcher: RequestHandler {
         return ErrorEnvelope.response(for: error, headers: [("Allow", "GET, HEAD")])
     }
 
+    /// Forgets the app endpoints' clients idle for a whole window, also when no request comes to do it (API.md §7:
+    /// addresses are kept in memory for the limiter's window only).
+    func forgetIdleClients(now: Int64) {
+        limiter.withLock { $0.sweep(now: now) }
+    }
+
     /// `429 rate_limited` once the client's budget for the app endpoints is spent. The client is the TCP peer, or
     /// behind a trusted proxy the address it names in `X-Forwarded-For`.
     private func rateLimited(_ request: Request) -> Reply? {

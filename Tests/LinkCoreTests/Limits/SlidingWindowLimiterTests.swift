@@ -31,4 +31,22 @@ import Testing
         limiter.sweep(now: 61_000)
         #expect(limiter.clientCount == 0)
     }
+
+    /// API.md §7: addresses are kept for the window only. Admitting forgets the idle clients once a window, so a
+    /// limiter never asked to sweep still lets them go.
+    @Test func admittingForgetsIdleClientsOnceAWindow() {
+        var limiter = SlidingWindowLimiter(limit: 2)
+        for client in 0..<100 { _ = limiter.admit("c\(client)", now: Int64(client)) }
+        _ = limiter.admit("late", now: 59_999)
+        #expect(limiter.clientCount == 101)
+        // A window after the last pass: c0…c50, idle for a whole window, go.
+        _ = limiter.admit("later", now: 60_050)
+        #expect(limiter.clientCount == 51)
+        // The next pass is a window later.
+        _ = limiter.admit("next", now: 120_049)
+        #expect(limiter.clientCount == 52)
+        // Then all but the clients of the last window go: "next" and "last".
+        _ = limiter.admit("last", now: 120_050)
+        #expect(limiter.clientCount == 2)
+    }
 }
