@@ -15,6 +15,9 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 public struct JSONParser {
     /// The default nesting limit of the API (API.md §1).
     public static let defaultMaxDepth = 64
+    /// The nesting allowed in JSON read back from storage (resources, stored rows): deeper than a request may send,
+    /// so a value written through the API always reads back.
+    public static let storedMaxDepth = 512
 
     /// Parses a complete JSON text.
     public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError)

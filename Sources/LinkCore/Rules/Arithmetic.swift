@@ -24,7 +24,7 @@ struct Arithmetic {
             let number: NumberValue
             if op == .max || op == .min {
                 guard let exact = NumberValue(exactly: operand) else {
-                    throw .invalidArguments("'\(op.name)' takes numbers, not \(operand.typeName) \(operand)")
+                    throw .invalidArguments("'\(op.name)' takes numbers, not \(operand.typeName) \(operand.excerpt)")
                 }
                 number = exact
             } else {

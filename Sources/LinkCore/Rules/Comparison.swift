@@ -87,7 +87,7 @@ enum Comparison {
     private static func number(_ value: JSONValue) throws(RuleError) -> NumberValue? {
         switch value {
         case .string(let text): return NumberValue(parsing: text)
-        case .array, .object: throw .notANumber("cannot compare \(value.typeName) \(value)")
+        case .array, .object: throw .notANumber("cannot compare \(value.typeName) \(value.excerpt)")
         default: return try NumberValue(coercing: value)
         }
     }

@@ -73,9 +73,11 @@ extension Evaluator {
     /// one (so a `try` fallback can rethrow the error it received with `{"throw": {"val": []}}`).
     mutating func raise(_ arguments: Arguments) throws(RuleError) -> JSONValue {
         let thrown = try firstArgument(arguments)
+        // The thrown value is the error's type, written out in the answer: charged as a result is.
+        try charge(Evaluator.coercionCost(thrown, limit: budget))
         if case .object(let object) = thrown, let type = object["type"] {
-            throw RuleError(type: type, message: "The rule threw \(thrown)")
+            throw RuleError(type: type, message: "The rule threw \(thrown.excerpt)")
         }
-        throw RuleError(type: thrown, message: "The rule threw \(thrown)")
+        throw RuleError(type: thrown, message: "The rule threw \(thrown.excerpt)")
     }
 }

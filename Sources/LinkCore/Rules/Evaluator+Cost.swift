@@ -28,7 +28,69 @@ extension Evaluator {
     }
 }
 
+extension Evaluator {
+    /// The deepest value a rule may build: as deep as the deepest JSON the service reads back. A rule can nest a
+    /// value without bound only through `reduce` (its accumulator fed back, `[{"var": "accumulator"}]`); one a
+    /// million levels deep took more stack to write out, or to free, than a thread has.
+    static let maximumDepth = JSONParser.storedMaxDepth
+
+    /// Fails with ``RuleError/evaluationLimitType`` when `value` nests deeper than ``maximumDepth``. The walk (one
+    /// unit per element and member of the arrays and objects inside) is charged like any other work.
+    mutating func checkDepth(_ value: JSONValue) throws(RuleError) {
+        guard value.isContainer else { return }
+        var pending: [(value: JSONValue, depth: Int)] = [(value, 1)]
+        var cost = 0
+        while let (next, depth) = pending.popLast(), cost <= budget {
+            guard depth <= Evaluator.maximumDepth else {
+                throw RuleError(
+                    type: RuleError.evaluationLimitType,
+                    message: "The rule built a value nested deeper than \(Evaluator.maximumDepth) levels")
+            }
+            switch next {
+            case .array(let elements):
+                cost += 1 + elements.count
+                for element in elements where element.isContainer { pending.append((element, depth + 1)) }
+            case .object(let members):
+                cost += 1 + members.count
+                for member in members.values where member.isContainer { pending.append((member, depth + 1)) }
+            default:
+                break
+            }
+        }
+        try charge(cost)
+    }
+
+    /// Charges coercing an array or an object to text (`cat`, `substr`, `in`) before it is coerced: the text is
+    /// built from all of it, however few nodes built the value.
+    mutating func chargeCoercion(_ value: JSONValue) throws(RuleError) {
+        if value.isContainer { try charge(Evaluator.coercionCost(value, limit: budget)) }
+    }
+}
+
 extension JSONValue {
+    /// Whether the value is an array or an object.
+    var isContainer: Bool {
+        switch self {
+        case .array, .object: true
+        default: false
+        }
+    }
+
+    /// The value as an error message shows it: whole when small, else its type and size (a rule can build values
+    /// far too big to write out, and a message is not charged to its budget).
+    var excerpt: String {
+        switch self {
+        case .array(let elements) where Evaluator.coercionCost(self, limit: 32) > 32:
+            return "[…] (an array of \(elements.count) elements)"
+        case .object(let members) where Evaluator.coercionCost(self, limit: 32) > 32:
+            return "{…} (an object of \(members.count) members)"
+        case .string(let text) where text.utf8.count > 256:
+            return JSONValue.string(String(text.prefix(64))).description + "… (\(text.utf8.count) bytes)"
+        default:
+            return description
+        }
+    }
+
     fileprivate var isContainerOrString: Bool {
         switch self {
         case .array, .object, .string: true

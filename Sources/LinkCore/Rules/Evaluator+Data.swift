@@ -45,7 +45,8 @@ extension Evaluator {
             }
         }
         guard let path = DataPath(variable: pathValue) else {
-            throw .invalidArguments("'var' takes a path string or number, not \(pathValue.typeName) \(pathValue)")
+            throw .invalidArguments(
+                "'var' takes a path string or number, not \(pathValue.typeName) \(pathValue.excerpt)")
         }
         if let found = lookup(path) { return found }
         if let fallbackNode { return try evaluate(fallbackNode) }

@@ -15,7 +15,7 @@ extension Evaluator {
         case .null where op == .map || op == .filter || op == .reduce:
             elements = []
         case let other:
-            throw .invalidArguments("'\(op.name)' iterates over an array, not \(other.typeName) \(other)")
+            throw .invalidArguments("'\(op.name)' iterates over an array, not \(other.typeName) \(other.excerpt)")
         }
         let body = nodes[1]
         switch op {
@@ -71,6 +71,8 @@ extension Evaluator {
         for (position, element) in remaining.enumerated() {
             frames[top] = Frame(data: .reduction(current: element, accumulator: accumulator), index: offset + position)
             accumulator = try evaluate(body)
+            // The only place a rule can nest a value deeper at every step (`[{"var": "accumulator"}]`).
+            try checkDepth(accumulator)
         }
         return accumulator
     }

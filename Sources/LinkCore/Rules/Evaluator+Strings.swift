@@ -4,6 +4,7 @@ extension Evaluator {
     mutating func concatenate(_ arguments: Arguments) throws(RuleError) -> JSONValue {
         var text = ""
         for value in try argumentValues(arguments) where !value.isNull {
+            try chargeCoercion(value)
             StringCoercion.append(value, to: &text)
             try charge(text.utf8.count)
         }
@@ -14,6 +15,7 @@ extension Evaluator {
     /// negative start counts from the end; a negative length stops that many scalars before the end.
     mutating func substring(_ arguments: Arguments) throws(RuleError) -> JSONValue {
         let values = try argumentValues(arguments)
+        try chargeCoercion(values.first ?? .null)
         let text = StringCoercion.string(from: values.first ?? .string(""))
         // Splitting into scalars costs the whole text on every call, whatever the length asked for.
         try charge(text.utf8.count)
@@ -46,12 +48,21 @@ extension Evaluator {
         }
         switch haystack {
         case .string(let text):
+            try chargeCoercion(needle)
             let pattern = StringCoercion.string(from: needle)
             // The search is linear (Knuth–Morris–Pratt), so this is what it really costs.
             try charge(text.utf8.count + pattern.utf8.count)
             return .bool(Evaluator.text(text, contains: pattern))
         case .array(let elements):
             try charge(elements.count)
+            // Comparing with an array or an object walks it, for each element that is one too.
+            if needle.isContainer {
+                try charge(
+                    elements.reduce(0) { total, element in
+                        element.isContainer && total <= budget
+                            ? total + Evaluator.coercionCost(element, limit: budget) : total
+                    })
+            }
             return .bool(elements.contains { Comparison.strictlyEqual($0, needle) })
         default:
             return .bool(false)

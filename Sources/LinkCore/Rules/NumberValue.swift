@@ -16,11 +16,11 @@ enum NumberValue: Sendable, Equatable {
         case .double(let number): self = .double(number)
         case .string(let text):
             guard let number = NumberValue(parsing: text) else {
-                throw .notANumber("\(value) is not a number")
+                throw .notANumber("\(value.excerpt) is not a number")
             }
             self = number
         case .array, .object:
-            throw .notANumber("\(value.typeName) \(value) is not a number")
+            throw .notANumber("\(value.typeName) \(value.excerpt) is not a number")
         }
     }
 

@@ -37,7 +37,11 @@ public struct Rule: Sendable, Hashable {
     /// `throw`).
     public func evaluate(_ data: JSONValue) throws(RuleError) -> JSONValue {
         var evaluator = Evaluator(root: data)
-        return try evaluator.evaluate(root)
+        let result = try evaluator.evaluate(root)
+        // Whoever asked writes the result out: that is work too, and a few nested `map`s over constant arrays
+        // build, from shared pieces, a result of gigabytes.
+        try evaluator.charge(Evaluator.coercionCost(result, limit: evaluator.budget))
+        return result
     }
 
     /// Rules are equal when their source expressions are.

@@ -30,7 +30,7 @@ extension SQLiteStore {
             let rows = try Row.fetchAll(
                 db, sql: "SELECT pattern, name, kind, body, revision FROM resource ORDER BY id")
             let resources = try rows.map { row in
-                let body = try JSONParser.parse(row["body"] as String, maxDepth: 512)
+                let body = try JSONParser.parse(row["body"] as String, maxDepth: JSONParser.storedMaxDepth)
                 let kind: String = row["kind"]
                 return Resource(
                     pattern: try Pattern(row["pattern"] as String), name: row["name"],

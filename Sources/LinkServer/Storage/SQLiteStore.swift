@@ -52,7 +52,7 @@ final class SQLiteStore: Store {
     func loadRouteTrees() throws -> [JSONValue] {
         try database.read { db in
             try String.fetchAll(db, sql: "SELECT definition FROM route_tree ORDER BY position").map { text in
-                try JSONParser.parse(text, maxDepth: 512)
+                try JSONParser.parse(text, maxDepth: JSONParser.storedMaxDepth)
             }
         }
     }

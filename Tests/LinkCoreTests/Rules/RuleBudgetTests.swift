@@ -68,4 +68,49 @@ import Testing
         let data: JSONValue = ["a": .array((0..<100_000).map(JSONValue.int))]
         expectLimit(#"{"map": [{"var": "a"}, {"===": [{"val": [[2], "a"]}, {"val": [[2], "a"]}]}]}"#, data)
     }
+
+    /// A `reduce` wrapping its accumulator once per element built a value a level deeper each time; writing out (or
+    /// freeing) one a million levels deep overflowed a thread's stack and stopped the process. Values stop at the
+    /// depth of the deepest JSON the service reads.
+    @Test func aValueNestedWithoutBoundStops() throws {
+        let wrap = #"{"reduce": [{"var": "n"}, [{"var": "accumulator"}], 0]}"#
+        let deep: JSONValue = ["n": .array(Array(repeating: 0, count: 1_000_000))]
+        expectLimit(wrap, deep)
+        // The same from a rule alone: a million elements made by merging maps of a constant array.
+        let thousand = "[" + Array(repeating: "0", count: 1000).joined(separator: ",") + "]"
+        expectLimit(
+            #"{"reduce": [{"merge": {"map": [\#(thousand), \#(thousand)]}}, [{"var": "accumulator"}], 0]}"#, .null)
+        // Up to that depth it runs: 512 wraps around 0 are 512 levels.
+        var value = try evaluate(wrap, ["n": .array(Array(repeating: 0, count: 512))])
+        var depth = 0
+        while case .array(let elements) = value, let first = elements.first {
+            depth += 1
+            value = first
+        }
+        #expect(depth == 512 && value == 0)
+        expectLimit(wrap, ["n": .array(Array(repeating: 0, count: 513))])
+    }
+
+    /// Nested `map`s over a constant array build, from shared pieces and for a few units each, a result of
+    /// gigabytes when written out (200³ numbers here; 2,000³ in the request that found it). The result is charged
+    /// for its size, and so is every way of writing a value out: text coercion, a thrown value, `in`.
+    @Test func aResultLargerThanTheBudgetStops() throws {
+        let constant = "[" + Array(repeating: "0", count: 200).joined(separator: ",") + "]"
+        let huge = #"{"map": [\#(constant), {"map": [\#(constant), \#(constant)]}]}"#
+        expectLimit(huge, .null)
+        expectLimit(#"{"cat": [\#(huge)]}"#, .null)
+        expectLimit(#"{"substr": [\#(huge), 0, 1]}"#, .null)
+        expectLimit(#"{"in": [\#(huge), [\#(huge)]]}"#, .null)
+        expectLimit(#"{"throw": [\#(huge)]}"#, .null)
+        // An error that names the value shows a short excerpt of it, not the value.
+        #expect {
+            try evaluate(#"{"+": [1, \#(huge)]}"#, .null)
+        } throws: { error in
+            guard let error = error as? RuleError else { return false }
+            return error.type == RuleError.notANumberType && error.message.utf8.count < 200
+        }
+        // A result within the budget is whole.
+        let small = try evaluate(#"{"map": [[1, 2], {"map": [[3, 4], {"var": ""}]}]}"#, .null)
+        #expect(small == [[3, 4], [3, 4]])
+    }
 }

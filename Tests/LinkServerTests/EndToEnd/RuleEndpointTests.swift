@@ -93,4 +93,23 @@ extension RuleEndpointTests {
             #expect(try server.client().get("/healthz").status == 200)
         }
     }
+
+    /// Two 4 KB requests that stopped the process: a value nested a million levels deep (its writing and freeing
+    /// overflowed the thread's stack), and nested maps answering gigabytes. Each is 422, and the server stays up.
+    @Test func valuesTooDeepOrTooLargeToAnswerAreRefused() throws {
+        try withServer { (server) throws in
+            let thousand = JSONValue.array(Array(repeating: 0, count: 1000))
+            let deep: JSONValue = [
+                "reduce": [["merge": ["map": [thousand, thousand]]], [["var": "accumulator"]], 0]
+            ]
+            let large: JSONValue = ["map": [thousand, ["map": [thousand, thousand]]]]
+            for rule in [deep, large] {
+                let reply = try server.client().post("/v1/rules/evaluate", ["rule": rule])
+                #expect(reply.status == 422)
+                #expect(reply.errorCode == "rule_error")
+                #expect(reply.errorDetails?["type"] == "Evaluation Limit")
+            }
+            #expect(try server.client().get("/healthz").status == 200)
+        }
+    }
 }

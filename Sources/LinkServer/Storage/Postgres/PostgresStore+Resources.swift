@@ -20,7 +20,7 @@ extension PostgresStore {
             return (rows, revision ?? 0)
         }
         let resources = try rows.map { pattern, name, kind, body, revision in
-            let json = try JSONParser.parse(body, maxDepth: 512)
+            let json = try JSONParser.parse(body, maxDepth: JSONParser.storedMaxDepth)
             return Resource(
                 pattern: try Pattern(pattern), name: name,
                 content: kind == "compute" ? try .compute(expression: json) : .value(json), revision: revision)

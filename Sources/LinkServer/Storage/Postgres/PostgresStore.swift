@@ -144,7 +144,7 @@ final class PostgresStore: Store {
         try run { client, logger in
             try await client.query("SELECT definition FROM route_tree ORDER BY position", logger: logger)
                 .collectColumn(String.self)
-        }.map { try JSONParser.parse($0, maxDepth: 512) }
+        }.map { try JSONParser.parse($0, maxDepth: JSONParser.storedMaxDepth) }
     }
 
     func replaceRouteTrees(_ trees: [JSONValue]) throws {
