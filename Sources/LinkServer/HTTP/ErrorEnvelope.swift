@@ -28,7 +28,8 @@ enum ErrorEnvelope {
     /// The HTTP status of an error code; a code missing from the table is a server fault, so 500.
     static func status(of code: LinkError.Code) -> Int { statuses[code] ?? 500 }
 
-    /// The error envelope `{"error": {"code", "message", "details"?}}` with the matching status.
+    /// The error envelope `{"error": {"code", "message", "details"}}` with the matching status: one shape for every
+    /// error (API.md §1), `details` an empty object when the error has none.
     static func response(for error: LinkError, headers: [(String, String)] = []) -> Response {
         .json(
             writing: { writer in
@@ -39,10 +40,8 @@ enum ErrorEnvelope {
                 writer.string(error.code.rawValue)
                 writer.key("message")
                 writer.string(error.message)
-                if !error.details.isEmpty {
-                    writer.key("details")
-                    writer.value(.object(error.details))
-                }
+                writer.key("details")
+                writer.value(.object(error.details))
                 writer.endObject()
                 writer.endObject()
             }, status: status(of: error.code), headers: headers)

@@ -46,9 +46,9 @@ import Testing
             ])
     }
 
-    @Test func envelopeWithoutDetailsOmitsThem() throws {
+    /// "Every error has one shape" (§1): an error without details has an empty `details` object.
+    @Test func envelopeWithoutDetailsHasAnEmptyDetailsObject() throws {
         let body = try JSONParser.parse(ErrorEnvelope.response(for: ErrorEnvelope.internalError).body)
-        #expect(body["error"]?["details"] == nil)
-        #expect(body["error"]?["message"] == "Internal server error")
+        #expect(body == ["error": ["code": "internal", "message": "Internal server error", "details": [:]]])
     }
 }
