@@ -60,7 +60,10 @@ public struct ResolveRequest: Sendable {
         current = try fields.string("current")
         redirectLimit = nil
         if let limit = fields["redirectLimit"], !limit.isNull {
-            guard let value = limit.intValue, value >= 0 else {
+            // A whole number past what an Int holds exactly (`1e20`) is a limit far above the configured one: capped
+            // like any other, not refused.
+            let huge: Int? = if case .double(let d) = limit, d >= 9.0e15, d.rounded() == d { Int.max } else { nil }
+            guard let value = huge ?? limit.intValue, value >= 0 else {
                 throw fields.mismatch("redirectLimit", "a non-negative integer", limit)
             }
             redirectLimit = value

@@ -50,5 +50,8 @@ import Testing
 
     @Test func acceptsAWholeDoubleAsLimit() throws {
         #expect(try ResolveRequest(json: ["url": "/a", "redirectLimit": 3.0]).redirectLimit == 3)
+        // Huge limits are capped later, never refused: 1e20 is a whole number an Int cannot hold.
+        #expect(try ResolveRequest(json: ["url": "/a", "redirectLimit": 1e20]).redirectLimit == Int.max)
+        #expect(try ResolveRequest(json: ["url": "/a", "redirectLimit": .int(Int.max)]).redirectLimit == Int.max)
     }
 }
