@@ -78,7 +78,7 @@ enum Comparison {
         let right = try number(rhs)
         if let left, let right { return (left, right) }
         if (left == nil && rhs.isNumber) || (right == nil && lhs.isNumber) {
-            throw .notANumber("cannot compare \(lhs) with \(rhs)")
+            throw .notANumber("cannot compare \(lhs.excerpt) with \(rhs.excerpt)")
         }
         return nil
     }

@@ -35,13 +35,18 @@ extension Evaluator {
     static let maximumDepth = JSONParser.storedMaxDepth
 
     /// Fails with ``RuleError/evaluationLimitType`` when `value` nests deeper than ``maximumDepth``. The walk (one
-    /// unit per element and member of the arrays and objects inside) is charged like any other work.
-    mutating func checkDepth(_ value: JSONValue) throws(RuleError) {
+    /// unit per element and member of the arrays and objects inside) is charged like any other work; a value that
+    /// is `unchanged` from one already checked (the same array storage: an accumulator passed through) is not
+    /// walked again.
+    mutating func checkDepth(_ value: JSONValue, unchanged previous: JSONValue? = nil) throws(RuleError) {
         guard value.isContainer else { return }
+        if let previous, value.sharesStorage(with: previous) { return }
         var pending: [(value: JSONValue, depth: Int)] = [(value, 1)]
         var cost = 0
         while let (next, depth) = pending.popLast(), cost <= budget {
             guard depth <= Evaluator.maximumDepth else {
+                // Spent, like an exhausted budget: `try` cannot catch a limit and go on.
+                budget = -1
                 throw RuleError(
                     type: RuleError.evaluationLimitType,
                     message: "The rule built a value nested deeper than \(Evaluator.maximumDepth) levels")
@@ -68,6 +73,16 @@ extension Evaluator {
 }
 
 extension JSONValue {
+    /// Whether both are the same array, in the same storage (a copy of the value, not an equal array).
+    fileprivate func sharesStorage(with other: JSONValue) -> Bool {
+        guard case .array(let mine) = self, case .array(let theirs) = other, mine.count == theirs.count else {
+            return false
+        }
+        return mine.withUnsafeBufferPointer { a in
+            theirs.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+        }
+    }
+
     /// Whether the value is an array or an object.
     var isContainer: Bool {
         switch self {

@@ -70,9 +70,10 @@ extension Evaluator {
         defer { frames.removeLast() }
         for (position, element) in remaining.enumerated() {
             frames[top] = Frame(data: .reduction(current: element, accumulator: accumulator), index: offset + position)
+            let previous = accumulator
             accumulator = try evaluate(body)
             // The only place a rule can nest a value deeper at every step (`[{"var": "accumulator"}]`).
-            try checkDepth(accumulator)
+            try checkDepth(accumulator, unchanged: previous)
         }
         return accumulator
     }

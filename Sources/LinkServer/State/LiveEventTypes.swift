@@ -30,7 +30,10 @@ final class LiveEventTypes: Sendable {
     /// The types a subscription would register or name, planned against the current types (another instance's
     /// registration of a moment ago included); empty when it uses existing types only.
     func plannedChanges(_ requests: [EventTypeRequest]) throws -> [EventType] {
-        try hub.withCurrentTypes { try bus.plannedTypeChanges(requests) }
+        // With a shared store a type named by its pattern may have been removed elsewhere a moment ago: planned
+        // against the followed copy, its registration (and the admin token it needs) would be missed.
+        if shared, requests.contains(where: { $0.path != nil }) { try refresh() }
+        return try hub.withCurrentTypes { try bus.plannedTypeChanges(requests) }
     }
 
     /// Registers and names what `requests` need, then subscribes to them. A subscription refused after the types
@@ -47,6 +50,13 @@ final class LiveEventTypes: Sendable {
             } catch {
                 for (type, before) in zip(planned, published) {
                     if let before { try? store.saveEventTypes([before]) } else { try? store.deleteEventType(type) }
+                    // The shared hub resolves the types on the bus before the store refuses the subscription; the
+                    // embedded bus refuses first and changes nothing.
+                    guard shared else { continue }
+                    try? bus.remove(pattern: type.pattern)
+                    if let before {
+                        _ = try? bus.register(EventTypeRequest(path: before.pattern.description, name: before.name))
+                    }
                 }
                 throw error
             }
@@ -90,6 +100,9 @@ final class LiveEventTypes: Sendable {
         let names = Dictionary(
             bus.types.map { ($0.pattern.shape(), $0.name) }, uniquingKeysWith: { first, _ in first })
         for type in stored where names[type.pattern.shape()] != .some(type.name) {
+            // A name bound here and no longer stored (a refused subscription's, rolled back) is let go: naming
+            // cannot unbind it, so the type is registered again as stored.
+            if case .some(.some) = names[type.pattern.shape()] { try? bus.remove(pattern: type.pattern) }
             _ = try? bus.register(EventTypeRequest(path: type.pattern.description, name: type.name))
         }
     }

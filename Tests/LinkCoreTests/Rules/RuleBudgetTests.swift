@@ -89,6 +89,21 @@ import Testing
         }
         #expect(depth == 512 && value == 0)
         expectLimit(wrap, ["n": .array(Array(repeating: 0, count: 513))])
+        // Like a spent budget, `try` cannot catch it and go on.
+        expectLimit(#"{"try": [\#(wrap), 1]}"#, ["n": .array(Array(repeating: 0, count: 513))])
+    }
+
+    /// The depth check walks an accumulator that changed, charged for its size, and not one passed through.
+    @Test func accumulatorsPassedThroughOrBuiltStillRun() throws {
+        let large: JSONValue = .array((0..<100_000).map(JSONValue.int))
+        let steps: JSONValue = .array(Array(repeating: 0, count: 1_000))
+        let passed = try evaluate(
+            #"{"reduce": [{"var": "n"}, {"var": "accumulator"}, {"var": "a"}]}"#, ["n": steps, "a": large])
+        #expect(passed == large)
+        let built = try evaluate(
+            #"{"reduce": [{"var": "n"}, {"merge": [{"var": "accumulator"}, [{"var": "current"}]]}, []]}"#,
+            ["n": .array((0..<2_000).map(JSONValue.int))])
+        #expect(built.arrayValue?.count == 2_000)
     }
 
     /// Nested `map`s over a constant array build, from shared pieces and for a few units each, a result of

@@ -228,6 +228,33 @@ extension PostgresSuites {
             #expect(received.map { $0["location"] } == ["/gone/1"])
         }
 
+        /// A subscription the shared store refuses (too many) registers nothing, on the instance that planned its
+        /// types too: the shared hub had put them on its bus before the store refused.
+        @Test func aRefusedSubscriptionRegistersNoTypeOnAnyInstance() throws {
+            let url = try PostgresTestDatabase.create()
+            let path = TestServer.temporaryDirectory() + "/linkserver.json"
+            try #"{"events": {"maxSubscriptions": 1}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+            let servers = try (0..<2).map { _ in try MultiInstanceTests.instance(url, config: path) }
+            let (a, b) = (servers[0].port, servers[1].port)
+            #expect(try HTTPClient(port: a).post("/v1/events", ["path": "/unnamed"]).status == 201)
+            _ = try Self.subscribe(a, path: "/first")
+            let refused = try HTTPClient(port: a).post(
+                "/v1/events/subscriptions", ["events": [["path": "/refused"], ["path": "/unnamed", "name": "named"]]])
+            #expect(refused.status == 429)
+            // At once where it was refused; on the other instance once it has followed the store (which saw the
+            // types stored, then taken back).
+            for port in [a, b] {
+                #expect(
+                    waitUntil(timeout: .seconds(5)) {
+                        let types = (try? HTTPClient(port: port).get("/v1/events").json?["events"]?.arrayValue) ?? []
+                        return !types.contains { $0["pattern"] == "/refused" }
+                            && types.contains { $0["pattern"] == "/unnamed" && $0["name"] == .null }
+                    }, "\(port)")
+            }
+            // The name is free: binding it to another pattern is no conflict.
+            #expect(try HTTPClient(port: a).post("/v1/events", ["path": "/other", "name": "named"]).status == 201)
+        }
+
         /// Subscriptions on three instances at once, each naming the same new type: every one registers or finds it
         /// (the name is bound to that one pattern). Concurrent inserts of the same type once raced on the unique
         /// name in PostgreSQL and answered `name_conflict`; binding the name to another pattern still does.
