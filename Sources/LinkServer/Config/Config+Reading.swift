@@ -113,7 +113,8 @@ extension LinksSettings {
         guard [301, 302, 307, 308].contains(redirectStatus) else {
             throw reader.invalid("links.redirectStatus", "301, 302, 307 or 308")
         }
-        deferredTTL = try reader.int("links.deferredTTL", in: 60...(90 * 86_400))
+        // Any positive number of seconds: a claim checks the token's expiry itself, the minute's purge only frees rows.
+        deferredTTL = try reader.int("links.deferredTTL", in: 1...(90 * 86_400))
         appRateLimit = try reader.int("links.appRateLimit", in: 1...1_000_000)
         bufferedClicks = try reader.int("links.bufferedClicks", in: 1...100_000_000)
         siteName = try reader.optionalString("links.siteName")

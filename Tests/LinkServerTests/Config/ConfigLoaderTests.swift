@@ -112,6 +112,14 @@ import Testing
         }
     }
 
+    /// §9 gives `links.deferredTTL` no range: seconds as short as one are a valid life for a token (a test's, a
+    /// demo's); zero or less is not.
+    @Test func deferredTokensMayLiveAnyPositiveNumberOfSeconds() throws {
+        #expect(try build(environment: ["LINK_LINKS_DEFERRED_TTL": "1"]).links.deferredTTL == 1)
+        #expect(try build(environment: [:]).links.deferredTTL == 86_400)
+        #expect(throws: (any Error).self) { try build(environment: ["LINK_LINKS_DEFERRED_TTL": "0"]) }
+    }
+
     @Test func aBadFileValueNamesTheFile() throws {
         let path = try file(#"{"server": {"port": 70000}}"#)
         #expect {

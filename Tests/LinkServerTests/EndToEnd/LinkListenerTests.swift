@@ -108,6 +108,21 @@ import Testing
         }
     }
 
+    /// A token lives `links.deferredTTL` seconds (§9), however short: claimed after that, it is `unknown_token`.
+    @Test func aTokenPastItsTTLIsUnknown() throws {
+        try withServer({ Self.configure(&$0) { $0.links.deferredTTL = 1 } }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let location = try #require(try get(links(server), "/users/7", agent: Self.android).header("location"))
+            let referrer = try #require(PlayReferrer.queryValue("referrer", in: location))
+            let token = try #require(PlayReferrer.queryValue("linkserver_token", in: "?" + referrer))
+            // Past the token's second of life (the expiry is the click's time plus the TTL, on the wall clock).
+            Thread.sleep(forTimeInterval: 1.2)
+            let late = try server.client().post("/v1/deferred/claim", ["token": .string(token)])
+            #expect(late.status == 404)
+            #expect(late.errorCode == "unknown_token")
+        }
+    }
+
     @Test func inAppBrowsersGetAnIntentPage() throws {
         try withServer({ Self.configure(&$0) }) { (server) throws in
             #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
