@@ -5,8 +5,6 @@ import LinkCore
 /// Builds the one validated ``Config`` from command line > environment > config file > defaults, through
 /// swift-configuration's providers (``ConfigSources``) and ``Config/init(reader:)``.
 enum ConfigLoader {
-    /// The default config file, read when present and neither `--config` nor `LINK_CONFIG` is given.
-    static let defaultFile = "config/linkserver.json"
 
     /// Loads the configuration. `commandLine` holds the settings given as flags, `configFile` the `--config` path.
     static func load(
@@ -14,13 +12,13 @@ enum ConfigLoader {
         processors: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(ConfigError) -> Config {
         var file: JSONFileProvider?
+        // Only a file named: a binary started without one runs on the defaults, wherever it is started from (the
+        // shipped config/linkserver.json configures example apps, which would change every link's answer).
         if let path = configFile ?? environment["LINK_CONFIG"] {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ConfigError("cannot read config file \(path)")
             }
             file = try JSONFileProvider(bytes: Array(data), path: path)
-        } else if let data = FileManager.default.contents(atPath: defaultFile) {
-            file = try JSONFileProvider(bytes: Array(data), path: defaultFile)
         }
         let sources = ConfigSources(
             commandLine: commandLine, environment: environment, file: file,

@@ -13,7 +13,7 @@ struct LinkServerCommand: ParsableCommand {
         abstract: "A self-hostable deep-link resolution service.",
         discussion: """
             Settings are taken from, highest first: these flags, environment variables, the JSON config file \
-            (LINK_CONFIG or --config; config/linkserver.json when present), and built-in defaults. Every setting \
+            (LINK_CONFIG or --config; none when neither is given), and built-in defaults. Every setting \
             of the file can be given as LINK_ and its key in capitals (server.headerTimeout: \
             LINK_SERVER_HEADER_TIMEOUT); the short names LINK_HOST, LINK_PORT, LINK_THREADS, LINK_DATA_DIR, \
             LINK_ROUTES, LINK_ADMIN_TOKEN, LINK_READ_TOKEN, LINK_LOG_LEVEL, LINK_HEADER_TIMEOUT, LINK_BODY_TIMEOUT \
@@ -37,7 +37,7 @@ struct LinkServerCommand: ParsableCommand {
     @Option(help: "Routes file loaded at start (read-only routes). Default config/routes.json; may be absent.")
     var routes: String?
 
-    @Option(help: "JSON config file. Default config/linkserver.json when present.")
+    @Option(help: "JSON config file (the quick start's is config/linkserver.json). Default: none.")
     var config: String?
 
     @Option(help: "Worker threads. Default: the number of cores (at least 2).")

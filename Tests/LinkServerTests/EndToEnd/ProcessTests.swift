@@ -83,6 +83,29 @@ import Testing
         #expect(!server.log.contains("listening"))
     }
 
+    /// A config file is read only when named: started in the checkout, next to the quick start's
+    /// config/linkserver.json (which configures example apps), the binary runs on the defaults.
+    @Test func withoutAConfigFileTheDefaultsApply() throws {
+        let server = try ServerProcess(
+            arguments: [
+                "--host", "127.0.0.1", "--port", "0", "--data-dir", TestServer.temporaryDirectory(), "--routes",
+                "/nonexistent.json",
+            ], directory: ServerProcess.packageRoot)
+        try server.waitUntilListening()
+        let links = HTTPClient(port: try server.waitForLinksPort())
+        // No app by default (API.md §7): neither association file.
+        #expect(try links.get("/.well-known/apple-app-site-association").status == 404)
+        #expect(try links.get("/.well-known/assetlinks.json").status == 404)
+        // The same in the same place with the quick start's file named: its example apps.
+        let named = try ServerProcess(
+            arguments: [
+                "--host", "127.0.0.1", "--port", "0", "--data-dir", TestServer.temporaryDirectory(), "--routes",
+                "/nonexistent.json", "--config", "config/linkserver.json",
+            ], directory: ServerProcess.packageRoot)
+        try named.waitUntilListening()
+        #expect(try HTTPClient(port: try named.waitForLinksPort()).get("/.well-known/assetlinks.json").status == 200)
+    }
+
     @Test func invalidEnvironmentExitsWithCode2() throws {
         let server = try ServerProcess(arguments: [], environment: ["LINK_PORT": "x"])
         #expect(try server.waitForExit() == 2)

@@ -9,9 +9,7 @@ final class ServerProcess {
     /// The binary: `$LINKSERVER_BINARY`, else the debug build of this checkout (`scripts/test` builds it first).
     static var binary: String {
         if let path = ProcessInfo.processInfo.environment["LINKSERVER_BINARY"] { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/LinkServer").path
+        return packageRoot.appendingPathComponent(".build/debug/LinkServer").path
     }
 
     let process = Process()
@@ -20,9 +18,16 @@ final class ServerProcess {
     private let logPath = TestServer.temporaryDirectory() + "/server.log"
     private(set) var port: UInt16 = 0
 
-    init(arguments: [String], environment: [String: String] = [:]) throws {
+    /// The checkout's root (where `config/` is).
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    init(arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws {
         process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         for key in env.keys where key.hasPrefix("LINK_") { env[key] = nil }
         // Many servers run at once: the public listener picks a free port too unless a test says otherwise.
