@@ -24,7 +24,7 @@ struct LinkServerCommand: ParsableCommand {
     var host: String?
 
     @Option(help: "Port to listen on; 0 picks a free one. Default 8080.")
-    var port: Int?
+    var port: String?
 
     @Option(name: .customLong("data-dir"), help: "Folder of the embedded database. Default ./data.")
     var dataDir: String?
@@ -41,46 +41,53 @@ struct LinkServerCommand: ParsableCommand {
     var config: String?
 
     @Option(help: "Worker threads. Default: the number of cores (at least 2).")
-    var threads: Int?
+    var threads: String?
 
     @Option(
         name: .customLong("header-timeout"),
         help:
             "Seconds a connection has to send a whole request head (from accept, or the previous response). Default 10."
     )
-    var headerTimeout: Int?
+    var headerTimeout: String?
 
     @Option(name: .customLong("body-timeout"), help: "Seconds from a request head to the end of its body. Default 60.")
-    var bodyTimeout: Int?
+    var bodyTimeout: String?
 
     @Option(
         name: .customLong("connection-limit-per-address"),
         help: "Connections one client address may hold at once; 0 for no limit. Default 1000.")
-    var connectionLimitPerAddress: Int?
+    var connectionLimitPerAddress: String?
 
     @Option(
         name: .customLong("links-port"), help: "Port of the public links listener; 0 picks a free one. Default 8081.")
-    var linksPort: Int?
+    var linksPort: String?
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
+
+    /// A number flag's text as the setting reads it: an integer as such, anything else as the text, which the
+    /// setting then refuses in the one message every bad value gets (`invalid server.port 'abc' (from --port): …`)
+    /// rather than in the argument parser's own lines and usage.
+    static func number(_ text: String?) -> ConfigContent? {
+        text.map { Int($0).map(ConfigContent.int) ?? .string($0) }
+    }
 
     /// The flags given, by the setting each one sets.
     var commandLine: CommandLineSettings {
         CommandLineSettings([
             ("server.host", "--host", host.map(ConfigContent.string)),
-            ("server.port", "--port", port.map(ConfigContent.int)),
-            ("server.threads", "--threads", threads.map(ConfigContent.int)),
-            ("server.headerTimeout", "--header-timeout", headerTimeout.map(ConfigContent.int)),
-            ("server.bodyTimeout", "--body-timeout", bodyTimeout.map(ConfigContent.int)),
+            ("server.port", "--port", LinkServerCommand.number(port)),
+            ("server.threads", "--threads", LinkServerCommand.number(threads)),
+            ("server.headerTimeout", "--header-timeout", LinkServerCommand.number(headerTimeout)),
+            ("server.bodyTimeout", "--body-timeout", LinkServerCommand.number(bodyTimeout)),
             (
                 "server.connectionLimitPerAddress", "--connection-limit-per-address",
-                connectionLimitPerAddress.map(ConfigContent.int)
+                LinkServerCommand.number(connectionLimitPerAddress)
             ),
             ("storage.dataDir", "--data-dir", dataDir.map(ConfigContent.string)),
             ("storage.url", "--storage-url", storageURL.map(ConfigContent.string)),
             ("routing.routesFile", "--routes", routes.map(ConfigContent.string)),
-            ("links.port", "--links-port", linksPort.map(ConfigContent.int)),
+            ("links.port", "--links-port", LinkServerCommand.number(linksPort)),
             ("logging.level", "--log-level", logLevel.map(ConfigContent.string)),
         ])
     }

@@ -65,12 +65,14 @@ import Testing
     /// Each bad setting stops the start with exactly one message, naming the setting, the value and where it came
     /// from (the argument parser's own errors add its usage lines after theirs).
     @Test(arguments: [
-        (["--port", "eighty"], "'eighty' is invalid for '--port <port>'"),
+        (["--port", "eighty"], "invalid server.port 'eighty' (from --port): must be an integer from 0 to 65535"),
         (["--port", "65536"], "invalid server.port 65536 (from --port)"),
         (["--host", "nowhere"], "invalid server.host 'nowhere' (from --host)"),
         (["--threads", "0"], "invalid server.threads 0 (from --threads)"),
         (["--bogus"], "Unknown option '--bogus'"),
         (["--config", "/nonexistent/linkserver.json"], "cannot read config file /nonexistent/linkserver.json"),
+        (["--links-port", "abc"], "invalid links.port 'abc' (from --links-port)"),
+        (["--port", "80x"], "invalid server.port '80x' (from --port)"),
     ])
     func invalidSettingsExitWithCode2AndOneMessage(arguments: [String], message: String) throws {
         let server = try ServerProcess(arguments: arguments + ["--data-dir", TestServer.temporaryDirectory()])
@@ -79,6 +81,8 @@ import Testing
             $0.hasPrefix("LinkServer:") || $0.hasPrefix("Error:")
         }
         #expect(messages.count == 1, "\(server.log)")
+        // A bad value is that one line and nothing else (an unknown flag also gets the usage).
+        if message.hasPrefix("invalid ") { #expect(server.log.split(separator: "\n").count == 1, "\(server.log)") }
         #expect(messages.first?.contains(message) == true, "\(server.log)")
         #expect(!server.log.contains("listening"))
     }
