@@ -5,7 +5,6 @@ import LinkCore
 /// Builds the one validated ``Config`` from command line > environment > config file > defaults, through
 /// swift-configuration's providers (``ConfigSources``) and ``Config/init(reader:)``.
 enum ConfigLoader {
-
     /// Loads the configuration. `commandLine` holds the settings given as flags, `configFile` the `--config` path.
     static func load(
         commandLine: CommandLineSettings = CommandLineSettings(), configFile: String?, environment: [String: String],
