@@ -3,27 +3,37 @@ extension Evaluator {
     /// one unit per element, member and 64 string bytes inside arrays and objects (which comparisons coerce to
     /// text). Stops counting past `limit`, so measuring never costs more than the budget it guards.
     static func coercionCost(_ value: JSONValue, limit: Int) -> Int {
+        measure(value, limit: limit).cost
+    }
+
+    /// ``coercionCost(_:limit:)``'s walk, with the deepest nesting it met (an array or an object is one level).
+    static func measure(_ value: JSONValue, limit: Int) -> (cost: Int, depth: Int) {
         switch value {
-        case .null, .bool, .int, .double: return 0
-        case .string(let text): return text.utf8.count / 64
+        case .null, .bool, .int, .double: return (0, 0)
+        case .string(let text): return (text.utf8.count / 64, 0)
         case .array, .object:
             var cost = 0
-            var pending: [JSONValue] = [value]
-            while let next = pending.popLast(), cost <= limit {
+            var deepest = 0
+            var pending: [(value: JSONValue, depth: Int)] = [(value, 1)]
+            while let (next, depth) = pending.popLast(), cost <= limit {
                 switch next {
                 case .array(let elements):
                     cost += 1 + elements.count
-                    pending.append(contentsOf: elements.lazy.filter(\.isContainerOrString))
+                    deepest = max(deepest, depth)
+                    for element in elements where element.isContainerOrString { pending.append((element, depth + 1)) }
                 case .object(let members):
                     cost += 1 + members.count
-                    pending.append(contentsOf: members.values.lazy.filter(\.isContainerOrString))
+                    deepest = max(deepest, depth)
+                    for member in members.values where member.isContainerOrString {
+                        pending.append((member, depth + 1))
+                    }
                 case .string(let text):
                     cost += text.utf8.count / 64
                 default:
                     break
                 }
             }
-            return cost
+            return (cost, deepest)
         }
     }
 }
@@ -34,33 +44,20 @@ extension Evaluator {
     /// million levels deep took more stack to write out, or to free, than a thread has.
     static let maximumDepth = JSONParser.storedMaxDepth
 
-    /// Fails with ``RuleError/evaluationLimitType`` when `value` nests deeper than ``maximumDepth``. The walk (one
-    /// unit per element and member of the arrays and objects inside) is charged like any other work; a value that
+    /// Fails with ``RuleError/evaluationLimitType`` when `value` nests deeper than ``maximumDepth``. The walk
+    /// (``measure(_:limit:)``, what coercing the value would cost) is charged like any other work; a value that
     /// is `unchanged` from one already checked (the same array storage: an accumulator passed through) is not
     /// walked again.
     mutating func checkDepth(_ value: JSONValue, unchanged previous: JSONValue? = nil) throws(RuleError) {
         guard value.isContainer else { return }
         if let previous, value.sharesStorage(with: previous) { return }
-        var pending: [(value: JSONValue, depth: Int)] = [(value, 1)]
-        var cost = 0
-        while let (next, depth) = pending.popLast(), cost <= budget {
-            guard depth <= Evaluator.maximumDepth else {
-                // Spent, like an exhausted budget: `try` cannot catch a limit and go on.
-                budget = -1
-                throw RuleError(
-                    type: RuleError.evaluationLimitType,
-                    message: "The rule built a value nested deeper than \(Evaluator.maximumDepth) levels")
-            }
-            switch next {
-            case .array(let elements):
-                cost += 1 + elements.count
-                for element in elements where element.isContainer { pending.append((element, depth + 1)) }
-            case .object(let members):
-                cost += 1 + members.count
-                for member in members.values where member.isContainer { pending.append((member, depth + 1)) }
-            default:
-                break
-            }
+        let (cost, depth) = Evaluator.measure(value, limit: budget)
+        guard depth <= Evaluator.maximumDepth else {
+            // Spent, like an exhausted budget: `try` cannot catch a limit and go on.
+            budget = -1
+            throw RuleError(
+                type: RuleError.evaluationLimitType,
+                message: "The rule built a value nested deeper than \(Evaluator.maximumDepth) levels")
         }
         try charge(cost)
     }

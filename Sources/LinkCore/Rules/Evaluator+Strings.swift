@@ -54,15 +54,8 @@ extension Evaluator {
             try charge(text.utf8.count + pattern.utf8.count)
             return .bool(Evaluator.text(text, contains: pattern))
         case .array(let elements):
-            try charge(elements.count)
-            // Comparing with an array or an object walks it, for each element that is one too.
-            if needle.isContainer {
-                try charge(
-                    elements.reduce(0) { total, element in
-                        element.isContainer && total <= budget
-                            ? total + Evaluator.coercionCost(element, limit: budget) : total
-                    })
-            }
+            // Comparing with an array or an object walks each element that is one too: the haystack's whole size.
+            try charge(needle.isContainer ? Evaluator.coercionCost(haystack, limit: budget) : elements.count)
             return .bool(elements.contains { Comparison.strictlyEqual($0, needle) })
         default:
             return .bool(false)
