@@ -35,9 +35,9 @@ import Testing
             _ = try links.get("/unknown/\(index)", headers: ["User-Agent": agent])
         }
         first.signal(SIGTERM)
+        // Exited, and both listeners with it. (Whether the links port now refuses is not the test: port 0 is handed
+        // out again to the tests running beside this one.)
         #expect(try first.waitForExit() == 0)
-        // Both listeners are gone.
-        #expect(throws: (any Error).self) { try HTTPClient(port: linksPort).get("/users/1") }
 
         let second = try ServerProcess(arguments: arguments)
         let again = try second.waitUntilListening()
