@@ -229,12 +229,13 @@ extension PostgresSuites {
         }
 
         @Test func anUnreachableDatabaseStopsTheStartWithExitCode2() throws {
-            let port = unusedLoopbackPort()
+            let refusing = RefusingLoopbackPort()
+            let port = refusing.port
             let server = try ServerProcess(arguments: [
                 "--port", "0", "--storage-url", "postgres://app:hunter2secret@127.0.0.1:\(port)/links", "--routes",
                 "/nonexistent.json",
             ])
-            #expect(try server.waitForExit() == 2)
+            #expect(try withExtendedLifetime(refusing) { try server.waitForExit() } == 2)
             let log = server.log
             #expect(log.contains("unreachable"))
             #expect(log.contains("postgres://app:***@127.0.0.1:\(port)/links"))

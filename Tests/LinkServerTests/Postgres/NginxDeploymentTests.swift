@@ -12,7 +12,8 @@ extension PostgresSuites {
             ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
         }
 
-        /// The example config with its ports replaced: the two instances' listeners and two free front ports.
+        /// The example config with its ports replaced: the two instances' listeners and two free front ports; every
+        /// answer through the proxy carries `X-Test-Front: <folder>`, so the test knows it reached this nginx.
         static func config(api: [UInt16], links: [UInt16], front: (UInt16, UInt16), folder: String) throws -> String {
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
                 "../../../deploy/nginx.conf")
@@ -23,6 +24,7 @@ extension PostgresSuites {
                 ("listen 127.0.0.1:9080;", "listen 127.0.0.1:\(front.0);"),
                 ("listen 127.0.0.1:9081;", "listen 127.0.0.1:\(front.1);"),
                 ("pid /tmp/linkserver-nginx.pid;", "pid \(folder)/nginx.pid;"),
+                ("    access_log off;\n", "    access_log off;\n    add_header X-Test-Front \"\(folder)\" always;\n"),
             ]
             for (old, new) in replacements {
                 #expect(text.contains(old), "deploy/nginx.conf no longer has \(old)")
@@ -33,6 +35,38 @@ extension PostgresSuites {
             return path
         }
 
+        /// Starts nginx on two free front ports in front of `instances` and waits until both answer through it. A
+        /// free port may be taken by a test running beside this one before nginx binds it (nginx then exits, or the
+        /// port answers without this nginx's header): then again on two other ports, five times at most.
+        static func startFront(_ nginx: String, in instances: [ServerProcess]) throws -> (Process, (UInt16, UInt16)) {
+            for _ in 0..<5 {
+                let folder = TestServer.temporaryDirectory()
+                let front = (unusedLoopbackPort(), unusedLoopbackPort())
+                let path = try config(
+                    api: instances.map(\.port), links: instances.map(\.linksPort), front: front, folder: folder)
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: nginx)
+                process.arguments = ["-p", folder, "-c", path, "-g", "daemon off;"]
+                try process.run()
+                // The API's readiness, and any answer of the links listener (not a proxy error).
+                let reached = { (port: UInt16, path: String, status: Int) in
+                    let reply = try? HTTPClient(port: port).get(path)
+                    return reply?.status == status && reply?.header("x-test-front") == folder
+                }
+                let up = waitUntil(timeout: .seconds(10)) {
+                    !process.isRunning || (reached(front.0, "/readyz", 200) && reached(front.1, "/nowhere", 404))
+                }
+                if up && process.isRunning { return (process, front) }
+                process.terminate()
+                process.waitUntilExit()
+            }
+            throw NginxFailure()
+        }
+
+        struct NginxFailure: Error, CustomStringConvertible {
+            var description: String { "nginx did not come up on free ports in five tries" }
+        }
+
         @Test func twoInstancesBehindNginxServeAsOne() throws {
             let nginx = try #require(Self.nginx, "nginx is not installed: scripts/test installs it")
             let url = try PostgresTestDatabase.create()
@@ -41,20 +75,12 @@ extension PostgresSuites {
                 try MultiInstanceTests.instance(url, config: settings),
                 try MultiInstanceTests.instance(url, config: settings),
             ]
-            let folder = TestServer.temporaryDirectory()
-            let front = (unusedLoopbackPort(), unusedLoopbackPort())
-            let path = try Self.config(
-                api: instances.map(\.port), links: instances.map(\.linksPort), front: front, folder: folder)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: nginx)
-            process.arguments = ["-p", folder, "-c", path, "-g", "daemon off;"]
-            try process.run()
+            let (process, front) = try Self.startFront(nginx, in: instances)
             defer {
                 process.terminate()
                 process.waitUntilExit()
             }
             let api = front.0
-            #expect(waitUntil(timeout: .seconds(10)) { (try? HTTPClient(port: api).get("/readyz").status) == 200 })
             // A write through the proxy lands on one instance; resolves spread over both see it within 1 s.
             #expect(try HTTPClient(port: api).post("/v1/routes", ["path": "/users/:id", "name": "user"]).status == 201)
             #expect(
