@@ -50,14 +50,11 @@ final class LiveEventTypes: Sendable {
             } catch {
                 for (type, before) in zip(planned, published) {
                     if let before { try? store.saveEventTypes([before]) } else { try? store.deleteEventType(type) }
-                    // The shared hub resolves the types on the bus before the store refuses the subscription; the
-                    // embedded bus refuses first and changes nothing.
-                    guard shared else { continue }
-                    try? bus.remove(pattern: type.pattern)
-                    if let before {
-                        _ = try? bus.register(EventTypeRequest(path: before.pattern.description, name: before.name))
-                    }
                 }
+                // The shared hub resolves the types on the bus before the store refuses the subscription: the bus
+                // then follows the store put back (a name bound by the refused request is let go). The embedded bus
+                // refuses first and changes nothing.
+                if shared { try? follow() }
                 throw error
             }
         }
