@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -65,14 +66,20 @@ enum Launcher {
 }
 
 /// SIGTERM and SIGINT, caught from creation on; ``wait()`` returns once one arrived, however early. Created before
-/// the application starts, so no signal can arrive between the first listener and the handlers. SIGHUP is ignored
-/// from creation on (its default would end the process) until ``onReload(_:)`` gives it a handler.
+/// the application starts, so no signal can arrive between the first listener and the handlers. SIGHUP is caught
+/// from creation on too (its default would end the process): one that arrives before ``onReload(_:)`` gives it a
+/// handler (the start logs "listening on" before it ends) is kept and runs the reload then.
 final class TerminationSignal {
     private let received = DispatchSemaphore(value: 0)
     private var sources: [any DispatchSourceSignal] = []
+    private let reloads = ReloadRequests()
 
     init() {
         signal(SIGHUP, SIG_IGN)
+        let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: reloads.queue)
+        hangUp.setEventHandler { [reloads] in reloads.received() }
+        hangUp.resume()
+        sources.append(hangUp)
         for signalNumber in [SIGTERM, SIGINT] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
@@ -82,17 +89,41 @@ final class TerminationSignal {
         }
     }
 
-    /// Runs `reload` on every SIGHUP from now on (one at a time, off the signal handler).
+    /// Runs `reload` on every SIGHUP from now on, and once at once if one came before (one at a time, off the signal
+    /// handler).
     func onReload(_ reload: @escaping @Sendable () -> Void) {
-        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "linkserver-reload"))
-        source.setEventHandler(handler: reload)
-        source.resume()
-        sources.append(source)
+        reloads.handle(with: reload)
     }
 
     /// Blocks until SIGTERM or SIGINT arrives.
     func wait() {
         received.wait()
         for source in sources { source.cancel() }
+    }
+}
+
+/// The SIGHUPs' reload handler, and whether a SIGHUP came before it was given: that one runs the handler as soon as it
+/// is given. Every reload runs on `queue`, one at a time.
+final class ReloadRequests: Sendable {
+    let queue = DispatchQueue(label: "linkserver-reload")
+    private let state = Mutex<(handler: (@Sendable () -> Void)?, pending: Bool)>((nil, false))
+
+    /// A SIGHUP, on `queue`: runs the handler, or keeps the request for it.
+    func received() {
+        let handler = state.withLock { state in
+            if state.handler == nil { state.pending = true }
+            return state.handler
+        }
+        handler?()
+    }
+
+    /// Gives the handler; a request kept before runs it once, on `queue`.
+    func handle(with reload: @escaping @Sendable () -> Void) {
+        let early = state.withLock { state in
+            state.handler = reload
+            defer { state.pending = false }
+            return state.pending
+        }
+        if early { queue.async(execute: reload) }
     }
 }

@@ -22,6 +22,22 @@ import Testing
 
     /// SIGHUP reloads the routes file: new routes are served, removed ones are gone, the API routes stay; a file
     /// that does not load changes nothing.
+    /// A SIGHUP sent the moment the first listener is logged (before the start has ended and the reload has its
+    /// handler) is kept and reloads then, not lost.
+    @Test func aSighupAsSoonAsTheServerListensIsNotLost() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        let routesFile = dataDir + "/routes.json"
+        try #"{"routes": [{"path": "/old/:id"}]}"#.write(toFile: routesFile, atomically: true, encoding: .utf8)
+        let server = try ServerProcess(arguments: [
+            "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", routesFile,
+        ])
+        let port = try server.waitUntilListening()
+        try #"{"routes": [{"path": "/new/:id"}]}"#.write(toFile: routesFile, atomically: true, encoding: .utf8)
+        server.signal(SIGHUP)
+        try server.waitForLog("routes file reloaded")
+        #expect(try HTTPClient(port: port).get("/v1/resolve?url=/new/1").status == 200)
+    }
+
     @Test func sighupReloadsTheRoutesFile() throws {
         let dataDir = TestServer.temporaryDirectory()
         let routesFile = dataDir + "/routes.json"
