@@ -50,7 +50,7 @@ extension PostgresSuites {
                 let route: JSONValue = ["path": .string("/r\(index)/:id"), "name": .string("r\(index)")]
                 #expect(try HTTPClient(port: a.port).post("/v1/routes", route).status == 201)
                 let written = ContinuousClock.now
-                let seen = waitUntil(timeout: .seconds(1)) {
+                let seen = waitUntil(timeout: PostgresSuites.withinOneSecond) {
                     [b, c].allSatisfy {
                         (try? HTTPClient(port: $0.port).get("/v1/resolve?url=/r\(index)/7").status) == 200
                     }
@@ -60,18 +60,18 @@ extension PostgresSuites {
             // A write on B builds on A's routes (it never overwrites them from a stale table).
             #expect(try HTTPClient(port: b.port).post("/v1/routes", ["path": "/fromB"]).status == 201)
             #expect(
-                waitUntil(timeout: .seconds(1)) {
+                waitUntil(timeout: PostgresSuites.withinOneSecond) {
                     (try? HTTPClient(port: a.port).get("/v1/routes").json?["routes"]?.arrayValue?.count) == 6
                 })
             // Resources and event types follow too; If-Match compares with the shared revision.
             let created = try HTTPClient(port: a.port).post("/v1/resources", ["path": "/flags/:p", "value": 1])
             #expect(created.status == 201)
             #expect(
-                waitUntil(timeout: .seconds(1)) {
+                waitUntil(timeout: PostgresSuites.withinOneSecond) {
                     (try? HTTPClient(port: b.port).get("/v1/resources?loc=/flags/ios").json?["value"]) == 1
                 })
             #expect(
-                waitUntil(timeout: .seconds(1)) {
+                waitUntil(timeout: PostgresSuites.withinOneSecond) {
                     (try? HTTPClient(port: c.port).get("/v1/resources?loc=/flags/ios").json?["value"]) == 1
                 })
             // Two patches from the same revision at once, on B and on C: exactly one wins, the other is 412.
@@ -85,7 +85,7 @@ extension PostgresSuites {
             #expect(statuses.withLock { $0.sorted() } == [200, 412])
             // Every instance follows the winner, though each had answered the same read many times (and kept it).
             #expect(
-                waitUntil(timeout: .seconds(1)) {
+                waitUntil(timeout: PostgresSuites.withinOneSecond) {
                     let values = [a.port, b.port, c.port].map { port -> JSONValue? in
                         (try? HTTPClient(port: port).get("/v1/resources?loc=/flags/ios"))?.json?["value"]
                     }
@@ -97,7 +97,7 @@ extension PostgresSuites {
             #expect(
                 try HTTPClient(port: a.port).post("/v1/events", ["path": "/seek/:p", "name": "seek"]).status == 201)
             #expect(
-                waitUntil(timeout: .seconds(1)) {
+                waitUntil(timeout: PostgresSuites.withinOneSecond) {
                     (try? HTTPClient(port: b.port).get("/v1/events").text.contains("/seek/:p")) == true
                 })
         }
@@ -111,7 +111,7 @@ extension PostgresSuites {
             ]
             #expect(try HTTPClient(port: instances[0].port).post("/v1/routes", route).status == 201)
             #expect(
-                waitUntil(timeout: .seconds(1)) {
+                waitUntil(timeout: PostgresSuites.withinOneSecond) {
                     (try? HTTPClient(port: instances[1].port).get("/v1/resolve?url=/promo/a").status) == 200
                 })
             let redirected = Atomic<Int>(0)
@@ -138,7 +138,7 @@ extension PostgresSuites {
             let instances = [try Self.instance(url, config: config), try Self.instance(url, config: config)]
             #expect(try HTTPClient(port: instances[0].port).post("/v1/routes", ["path": "/users/:id"]).status == 201)
             #expect(
-                waitUntil(timeout: .seconds(1)) {
+                waitUntil(timeout: PostgresSuites.withinOneSecond) {
                     (try? HTTPClient(port: instances[1].port).get("/v1/resolve?url=/users/1").status) == 200
                 })
             let click = try HTTPClient(port: instances[1].linksPort).get(
@@ -198,7 +198,7 @@ extension PostgresSuites {
             // A and C keep serving, and hold every acknowledged route within a second.
             for survivor in [a, c] {
                 #expect(
-                    waitUntil(timeout: .seconds(2)) {
+                    waitUntil(timeout: PostgresSuites.withinOneSecond + .seconds(1)) {
                         let listed =
                             (try? HTTPClient(port: survivor.port).get("/v1/routes").json?["routes"]?.arrayValue) ?? []
                         let patterns = Set(listed.compactMap { $0["pattern"]?.stringValue })

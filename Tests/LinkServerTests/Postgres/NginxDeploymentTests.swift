@@ -84,7 +84,7 @@ extension PostgresSuites {
             // A write through the proxy lands on one instance; resolves spread over both see it within 1 s.
             #expect(try HTTPClient(port: api).post("/v1/routes", ["path": "/users/:id", "name": "user"]).status == 201)
             #expect(
-                waitUntil(timeout: .seconds(1)) {
+                waitUntil(timeout: PostgresSuites.withinOneSecond) {
                     (0..<4).allSatisfy { _ in (try? HTTPClient(port: api).get("/v1/resolve?url=/users/7").status) == 200
                     }
                 })
