@@ -121,7 +121,8 @@ import Testing
                 server,
                 "POST /v1/rules/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                     + "Transfer-Encoding: \(coding)\r\n\r\n" + "0\r\n\r\n" + Self.smuggled)
-            #expect(ContinuousClock.now - started < .seconds(3))
+            // Not the idle timeout's answer (60 s); the bound leaves room for ThreadSanitizer on a loaded machine.
+            #expect(ContinuousClock.now - started < .seconds(30))
             #expect(reply.statuses == [501], "\(reply.text)")
             #expect(reply.errorCode == "not_implemented")
             #expect(reply.headers["connection"]?.lowercased() == "close")
