@@ -209,9 +209,13 @@ import Testing
             let api = server.client()
             #expect(try api.post("/v1/routes", Self.userRoute).status == 201)
             let client = links(server)
+            // One agent's three clicks, then the other's: interleaved, the two keys would overwrite each other's
+            // "seen" note when their hashes (seeded at random per start) share its slot, one start in 4,096.
             for _ in 0..<3 {
                 let iPhone = try get(client, "/users/42", agent: Self.iPhone)
                 #expect(iPhone.status == 302 && iPhone.header("location") == "https://apps.apple.com/app/id123456789")
+            }
+            for _ in 0..<3 {
                 let desktop = try get(client, "/users/42", agent: Self.windows)
                 #expect(desktop.status == 302 && desktop.header("location") == "https://www.example.com/u/42")
             }
