@@ -95,10 +95,12 @@ final class TerminationSignal {
         reloads.handle(with: reload)
     }
 
-    /// Blocks until SIGTERM or SIGINT arrives.
+    /// Blocks until SIGTERM or SIGINT arrives, then until a reload under way (or kept for the handler) has ended, so
+    /// that none runs beside the shutdown.
     func wait() {
         received.wait()
         for source in sources { source.cancel() }
+        reloads.queue.sync {}
     }
 }
 

@@ -84,7 +84,7 @@ import Testing
 
     /// Stops each of many daemons while three clients keep opening connections to it. With `MHD_quiesce_daemon` this
     /// sometimes aborted the whole test process (the panic comes from inside libmicrohttpd); now every round ends
-    /// with the daemon stopped and the client refused.
+    /// with the daemon stopped and answering nothing more.
     @Test func stoppingWhileClientsKeepConnectingNeverAborts() throws {
         for round in 0..<1000 {
             let handler = Answering()

@@ -41,14 +41,18 @@ extension PostgresSuites {
         static func startFront(_ nginx: String, in instances: [ServerProcess]) throws -> (Process, (UInt16, UInt16)) {
             for _ in 0..<5 {
                 let folder = TestServer.temporaryDirectory()
-                let front = (unusedLoopbackPort(), unusedLoopbackPort())
+                // Two different ports: both held while the second is chosen, let go for nginx to bind.
+                let front = { () -> (UInt16, UInt16) in
+                    let (api, links) = (RefusingLoopbackPort(), RefusingLoopbackPort())
+                    return (api.port, links.port)
+                }()
                 let path = try config(
                     api: instances.map(\.port), links: instances.map(\.linksPort), front: front, folder: folder)
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: nginx)
                 process.arguments = ["-p", folder, "-c", path, "-g", "daemon off;"]
                 try process.run()
-                // The API's readiness, and any answer of the links listener (not a proxy error).
+                // The API's readiness, and the links listener's own 404 (not a proxy error).
                 let reached = { (port: UInt16, path: String, status: Int) in
                     let reply = try? HTTPClient(port: port).get(path)
                     return reply?.status == status && reply?.header("x-test-front") == folder
