@@ -77,7 +77,7 @@ enum PostgresTestDatabase {
 extension PostgresSuites {
     /// API.md §12's "within 1 s" as these tests wait for it. The whole suite runs beside them on CI's two cores, with
     /// three debug instances and PostgreSQL (fsync on) sharing those: a stalled fsync or a descheduled follower
-    /// thread can cost most of a second there with nothing wrong in the service. Three seconds still fail a follower
-    /// that misses the bound by design (the revision read once a second is what keeps it, §12).
+    /// thread can cost most of a second there with nothing wrong in the service. Looser than the contract (a follower
+    /// taking 2 s would pass here): `StoreFollowerTests` checks the 250 ms interval that keeps the 1 s.
     static let withinOneSecond: Duration = .seconds(3)
 }
