@@ -18,11 +18,12 @@ extension SegmentTrie {
     /// The best match for a location's decoded segments, with its parameters; `nil` when nothing matches.
     @inlinable public func match(_ segments: [String]) -> Match? {
         guard let found = index.firstIndex(matching: segments) else { return nil }
-        // Read in place: a copy of the entry retained and released its pattern's segments and text too, two more
-        // cache misses per lookup in a large table.
-        return entries.withUnsafeBufferPointer { entries in
-            Match(
-                index: found, value: entries[found].value, parameters: entries[found].pattern.parameters(in: segments))
+        // Read in place (a copy retains and releases), from the targets rather than the entries (see `targets`).
+        return targets.withUnsafeBufferPointer { targets in
+            let target = targets[found]
+            return Match(
+                index: found, value: target.value,
+                parameters: target.layout.map { PathParameters(layout: $0, segments: segments) } ?? PathParameters())
         }
     }
 

@@ -19,7 +19,7 @@ public struct PathParameters: Sendable, Hashable, RandomAccessCollection {
     }
 
     /// Parameters read from a location's decoded `segments` where `layout` says.
-    init(layout: ParameterLayout, segments: [String]) {
+    @usableFromInline init(layout: ParameterLayout, segments: [String]) {
         self.layout = layout
         self.segments = segments
     }
@@ -103,7 +103,7 @@ public struct PathParameters: Sendable, Hashable, RandomAccessCollection {
 
 /// Where a pattern's parameters sit: their names, their segment positions, and whether the last one is a
 /// catch-all. Made once per pattern and shared by every ``PathParameters`` matched with it.
-final class ParameterLayout: Sendable, Hashable {
+@usableFromInline final class ParameterLayout: Sendable, Hashable {
     let names: [String]
     let positions: [Int]
     let catchAllLast: Bool
@@ -115,12 +115,12 @@ final class ParameterLayout: Sendable, Hashable {
     }
 
     /// Equal layouts are interchangeable (``Pattern/sharingLayout(_:)`` keeps one of them).
-    static func == (lhs: ParameterLayout, rhs: ParameterLayout) -> Bool {
+    @usableFromInline static func == (lhs: ParameterLayout, rhs: ParameterLayout) -> Bool {
         lhs === rhs
             || (lhs.catchAllLast == rhs.catchAllLast && lhs.positions == rhs.positions && lhs.names == rhs.names)
     }
 
-    func hash(into hasher: inout Hasher) {
+    @usableFromInline func hash(into hasher: inout Hasher) {
         hasher.combine(names)
         hasher.combine(positions)
         hasher.combine(catchAllLast)

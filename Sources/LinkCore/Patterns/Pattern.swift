@@ -10,7 +10,7 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
     /// The segments, root first; empty for the root pattern `/`.
     public let segments: [PatternSegment]
     /// Where the parameters sit (precomputed for matching); `nil` without parameters.
-    private let layout: ParameterLayout?
+    let layout: ParameterLayout?
     /// The canonical text, e.g. `/users/:id/files/*path`; `/` for the root.
     public let description: String
 
