@@ -1,10 +1,9 @@
-/// The literal edges of a frozen trie in one open-addressing hash table keyed by (parent node, segment bytes).
+/// The literal edges of a trie being built, in one open-addressing hash table keyed by (parent node, segment
+/// bytes) that grows as edges are added; ``TrieTable`` is the frozen form a lookup walks.
 ///
-/// One table for the whole trie keeps a lookup to a hash of the segment's UTF-8 bytes and one or two probes,
-/// whatever the number of edges or of siblings. An edge lives in its slot with the first 16 bytes of its key
-/// (nearly every URL segment fits), so a probe reads one cache line: with a table of megabytes, each further
-/// dependent load (a slot holding an index into an edge array, an edge pointing into a key buffer) was a cache
-/// miss per level. Texts compare byte for byte (not by Unicode canonical equivalence), as URLs do.
+/// An edge lives in its slot with the first 16 bytes of its key (nearly every URL segment fits), so finding an
+/// edge while inserting reads one cache line and hashes the key once. Texts compare byte for byte (not by
+/// Unicode canonical equivalence), as URLs do.
 struct LiteralEdges: Sendable {
     /// A slot: an edge, or empty (`parent < 0`). 32 bytes, two to a cache line.
     private struct Slot: Sendable {
@@ -13,56 +12,9 @@ struct LiteralEdges: Sendable {
         var keyCount: Int32 = 0
         /// Where the bytes of a key longer than 16 bytes start in `longKeys`.
         var longStart: Int32 = 0
-        /// The key's first 16 bytes, zero-padded (see ``Key``).
+        /// The key's first 16 bytes, zero-padded (see ``SegmentKey``).
         var head: UInt64 = 0
         var tail: UInt64 = 0
-    }
-
-    /// A segment's hash and its first 16 bytes as a slot stores them, computed in one pass over the bytes.
-    private struct Key {
-        var hash: UInt64
-        var head: UInt64
-        var tail: UInt64
-        var count: Int
-
-        @inline(__always)
-        init(_ bytes: UnsafeRawBufferPointer) {
-            let count = bytes.count
-            var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
-            var words = (UInt64(0), UInt64(0))
-            var offset = 0
-            while offset + 8 <= count {
-                let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                if offset == 0 { words.0 = word } else if offset == 8 { words.1 = word }
-                hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
-                hash ^= hash >> 32
-                offset += 8
-            }
-            if offset < count {
-                // The last bytes as they lie in memory, zero-padded, so a slot's words give the key's bytes back.
-                var last: UInt64 = 0
-                withUnsafeMutableBytes(of: &last) {
-                    $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<count]))
-                }
-                if offset == 0 { words.0 = last } else if offset == 8 { words.1 = last }
-                hash = (hash ^ last) &* 0xC4CE_B9FE_1A85_EC53
-                hash ^= hash >> 29
-            }
-            self.hash = hash
-            self.count = count
-            head = words.0
-            tail = words.1
-        }
-
-        /// The slot the probe for `parent` starts at: the parent mixed in so that the low bits depend on both.
-        @inline(__always)
-        func start(parent: Int32, mask: Int) -> Int {
-            var mixed = hash ^ (UInt64(UInt32(bitPattern: parent)) &* 0x9E37_79B9_7F4A_7C15)
-            mixed ^= mixed >> 29
-            mixed &*= 0xBF58_476D_1CE4_E5B9
-            mixed ^= mixed >> 32
-            return Int(truncatingIfNeeded: mixed) & mask
-        }
     }
 
     private var slots: [Slot]
@@ -87,7 +39,7 @@ struct LiteralEdges: Sendable {
     }
 
     private mutating func child(of parent: Int32, _ bytes: UnsafeRawBufferPointer, orAdd child: Int32) -> Int32 {
-        let key = Key(bytes)
+        let key = SegmentKey(bytes)
         let found = probe(parent, key, bytes)
         if slots[found].parent >= 0 { return slots[found].child }
         var slot = found
@@ -113,9 +65,10 @@ struct LiteralEdges: Sendable {
                 let length = Int(edge.keyCount)
                 let key =
                     length > 16
-                    ? Key(UnsafeRawBufferPointer(rebasing: long[Int(edge.longStart)..<Int(edge.longStart) + length]))
+                    ? SegmentKey(
+                        UnsafeRawBufferPointer(rebasing: long[Int(edge.longStart)..<Int(edge.longStart) + length]))
                     : withUnsafeBytes(of: (edge.head, edge.tail)) {
-                        Key(UnsafeRawBufferPointer(rebasing: $0[..<length]))
+                        SegmentKey(UnsafeRawBufferPointer(rebasing: $0[..<length]))
                     }
                 var slot = key.start(parent: edge.parent, mask: mask)
                 while slots[slot].parent >= 0 { slot = (slot + 1) & mask }
@@ -124,25 +77,27 @@ struct LiteralEdges: Sendable {
         }
     }
 
-    /// The child of `parent` along the edge `segment`, or -1.
-    @inline(__always)
-    func child(of parent: Int32, _ segment: String) -> Int32 {
-        if let found = segment.utf8.withContiguousStorageIfAvailable({ child(of: parent, UnsafeRawBufferPointer($0)) })
-        {
-            return found
+    /// Calls `body` with every edge: its parent, its child and its key's bytes (in no particular order).
+    func forEachEdge(_ body: (_ parent: Int32, _ child: Int32, _ key: UnsafeRawBufferPointer) -> Void) {
+        longKeys.withUnsafeBytes { long in
+            for edge in slots where edge.parent >= 0 {
+                let length = Int(edge.keyCount)
+                if length > 16 {
+                    body(
+                        edge.parent, edge.child,
+                        UnsafeRawBufferPointer(rebasing: long[Int(edge.longStart)..<Int(edge.longStart) + length]))
+                } else {
+                    withUnsafeBytes(of: (edge.head, edge.tail)) {
+                        body(edge.parent, edge.child, UnsafeRawBufferPointer(rebasing: $0[..<length]))
+                    }
+                }
+            }
         }
-        let bytes = Array(segment.utf8)
-        return bytes.withUnsafeBytes { child(of: parent, $0) }
-    }
-
-    private func child(of parent: Int32, _ segment: UnsafeRawBufferPointer) -> Int32 {
-        let slot = probe(parent, Key(segment), segment)
-        return slots.withUnsafeBufferPointer { $0[slot].child }
     }
 
     /// The slot of the edge (`parent`, `key`), or the empty slot where it would go (whose child is -1).
     @inline(__always)
-    private func probe(_ parent: Int32, _ key: Key, _ bytes: UnsafeRawBufferPointer) -> Int {
+    private func probe(_ parent: Int32, _ key: SegmentKey, _ bytes: UnsafeRawBufferPointer) -> Int {
         slots.withUnsafeBufferPointer { slots in
             var slot = key.start(parent: parent, mask: mask)
             while true {
@@ -168,7 +123,7 @@ struct LiteralEdges: Sendable {
 
 /// Byte equality of two buffers of `count` bytes (a word at a time; no Foundation).
 @inline(__always)
-private func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
     var offset = 0
     while offset + 8 <= count {
         if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
@@ -185,4 +140,57 @@ private func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: 
         offset += 1
     }
     return true
+}
+
+/// A segment's hash and its first 16 bytes as a slot stores them, computed in one pass over the bytes.
+struct SegmentKey {
+    var hash: UInt64
+    var head: UInt64
+    var tail: UInt64
+    var count: Int
+
+    @inline(__always)
+    init(_ bytes: UnsafeRawBufferPointer) {
+        let count = bytes.count
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
+        var words = (UInt64(0), UInt64(0))
+        var offset = 0
+        while offset + 8 <= count {
+            let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            if offset == 0 { words.0 = word } else if offset == 8 { words.1 = word }
+            hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+            offset += 8
+        }
+        if offset < count {
+            // The last bytes as they lie in memory, zero-padded, so a slot's words give the key's bytes back.
+            var last: UInt64 = 0
+            withUnsafeMutableBytes(of: &last) {
+                $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<count]))
+            }
+            if offset == 0 { words.0 = last } else if offset == 8 { words.1 = last }
+            hash = (hash ^ last) &* 0xC4CE_B9FE_1A85_EC53
+            hash ^= hash >> 29
+        }
+        self.hash = hash
+        self.count = count
+        head = words.0
+        tail = words.1
+    }
+
+    /// The hash with `parent` mixed in, so that every bit depends on both.
+    @inline(__always)
+    func mixed(parent: Int32) -> UInt64 {
+        var mixed = hash ^ (UInt64(UInt32(bitPattern: parent)) &* 0x9E37_79B9_7F4A_7C15)
+        mixed ^= mixed >> 29
+        mixed &*= 0xBF58_476D_1CE4_E5B9
+        mixed ^= mixed >> 32
+        return mixed
+    }
+
+    /// The slot the probe for `parent` starts at in a table of `mask + 1` slots (a power of two).
+    @inline(__always)
+    func start(parent: Int32, mask: Int) -> Int {
+        Int(truncatingIfNeeded: mixed(parent: parent)) & mask
+    }
 }
