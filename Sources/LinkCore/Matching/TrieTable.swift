@@ -3,10 +3,10 @@
 ///
 /// A lookup step is then one probe: the slot found is the child, with its terminal entry, its catch-all and which
 /// kinds of edges leave it. A separate node array cost a second dependent load per level, and in a trie of
-/// megabytes each such load is a cache miss (docs/benchmarks.md, "The matcher at 100k routes"). Edges are
-/// case-sensitive literals, case-insensitive (folded) literals and the parameter edge, told apart in the key; a
-/// parameter edge is not hashed but placed in the first free slot after its parent's. The table is sized once, at
-/// most 75% full, and never grows: a node's number is its slot.
+/// megabytes each such load is a cache miss (docs/benchmarks.md, "The matcher at 100k routes, eighteenth pass").
+/// Edges are case-sensitive literals, case-insensitive (folded) literals and the parameter edge, told apart in
+/// the key; a parameter edge is not hashed but placed in the first free slot after its parent's. The table is
+/// sized once, at most 75% full, and never grows: a node's number is its slot.
 struct TrieTable: Sendable {
     /// The root's number: no slot has it.
     static let root = Int32.max
