@@ -50,14 +50,19 @@ struct SegmentTrieBuilder {
             var keyCount: Int32
         }
         var firsts = [Int32](repeating: 0, count: nodes.count + 1)
+        var keyTotal = 0
         for table in [exact, folded] {
-            table.forEachEdge { parent, _, _ in firsts[Int(parent) + 1] += 1 }
+            table.forEachEdge { parent, _, key in
+                firsts[Int(parent) + 1] += 1
+                keyTotal += key.count
+            }
         }
         for (index, node) in nodes.enumerated() where node.parameter >= 0 { firsts[index + 1] += 1 }
         for index in nodes.indices { firsts[index + 1] += firsts[index] }
         let edgeCount = Int(firsts[nodes.count])
         var edges = [Edge](repeating: Edge(child: -1, kind: .exact, keyStart: 0, keyCount: 0), count: edgeCount)
         var keyBytes: [UInt8] = []
+        keyBytes.reserveCapacity(keyTotal)
         var filled = firsts
         for (table, kind) in [(exact, TrieTable.Kinds.exact), (folded, .folded)] {
             table.forEachEdge { parent, child, key in

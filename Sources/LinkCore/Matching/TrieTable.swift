@@ -19,18 +19,21 @@ struct TrieTable: Sendable {
         static let parameter = Kinds(rawValue: 1 << 26)
     }
 
-    /// A node, and the edge to it from `parent` (empty when `parent < 0`). 32 bytes, two to a cache line.
+    /// A node, and the edge to it from `parent` (empty when `parent < 0`). 32 bytes: one cache line, or two
+    /// for every other slot, as an array's elements start 16 bytes off a line in a large allocation (slots
+    /// aligned to lines measured no faster: docs/benchmarks.md).
     struct Slot: Sendable {
         var parent: Int32 = -1
-        /// The key's length in bits 0–23, the edge's kind in bits 24–26 (``Kinds``), the node's edges in bits
-        /// 27–29 (the same kinds, three bits up).
+        /// The key's length in bits 0–23 (17 for any key longer than 16 bytes, whose length is kept with its
+        /// bytes), the edge's kind in bits 24–26 (``Kinds``), the node's edges in bits 27–29 (the same kinds,
+        /// three bits up).
         var info: UInt32 = 0
         /// Entry whose pattern ends at this node, or -1.
         var terminal: Int32 = -1
         /// Entry whose catch-all starts at this node, or -1.
         var catchAll: Int32 = -1
         /// The key's first 16 bytes, zero-padded (see ``SegmentKey``); for a key longer than 16 bytes, its first
-        /// 8 bytes and where all of them start in `longKeys`.
+        /// 8 bytes and where its length and bytes start in `longKeys`.
         var head: UInt64 = 0
         var tail: UInt64 = 0
 
@@ -41,10 +44,11 @@ struct TrieTable: Sendable {
     private var slots: [Slot]
     /// The root node (its `parent` and key unused).
     private var rootSlot = Slot()
-    /// The bytes of keys longer than 16 bytes (rare in URLs).
+    /// The length (8 bytes) and bytes of each key longer than 16 bytes (rare in URLs).
     private var longKeys: [UInt8] = []
 
-    /// A table for `edges` edges, all of them added with ``add(parent:kind:key:node:)`` before any lookup.
+    /// A table for `edges` edges, all of them added with ``add(parent:kind:key:terminal:catchAll:edges:)`` before
+    /// any lookup.
     init(edges: Int) {
         slots = Array(repeating: Slot(), count: max(edges + edges / 3 + 1, 2))
     }
@@ -62,15 +66,15 @@ struct TrieTable: Sendable {
     mutating func add(
         parent: Int32, kind: Kinds, key bytes: UnsafeRawBufferPointer, terminal: Int32, catchAll: Int32, edges: Kinds
     ) -> Int32 {
-        precondition(bytes.count < 1 << 24, "a segment of 16 MiB or more")
         let key = SegmentKey(bytes)
         var slot = kind == .parameter ? parameterStart(parent) : start(parent, kind, key)
         while slots[slot].parent >= 0 { slot = next(slot) }
         var node = Slot(
-            parent: parent, info: UInt32(key.count) | kind.rawValue | edges.rawValue << 3, terminal: terminal,
-            catchAll: catchAll, head: key.head, tail: key.tail)
+            parent: parent, info: UInt32(min(key.count, 17)) | kind.rawValue | edges.rawValue << 3,
+            terminal: terminal, catchAll: catchAll, head: key.head, tail: key.tail)
         if key.count > 16 {
             node.tail = UInt64(longKeys.count)
+            withUnsafeBytes(of: UInt64(key.count).littleEndian) { longKeys.append(contentsOf: $0) }
             longKeys.append(contentsOf: bytes)
         }
         slots[slot] = node
@@ -113,7 +117,7 @@ struct TrieTable: Sendable {
         of parent: Int32, _ kind: Kinds, _ bytes: UnsafeRawBufferPointer, _ nodes: UnsafeBufferPointer<Slot>
     ) -> Int32 {
         let key = SegmentKey(bytes)
-        let wanted = UInt32(key.count) | kind.rawValue
+        let wanted = UInt32(min(key.count, 17)) | kind.rawValue
         var slot = start(parent, kind, key)
         while true {
             let candidate = nodes[slot]
@@ -136,7 +140,7 @@ struct TrieTable: Sendable {
     }
 
     /// Where the probe for a parameter edge starts: just after its parent's slot, so that the parameter child
-    /// is found without hashing, in the cache line just read or the next one (a walk takes it after its
+    /// is found without hashing, usually in the cache line just read or the next one (a walk takes it after its
     /// parent's literal edges have failed).
     @inline(__always)
     private func parameterStart(_ parent: Int32) -> Int {
@@ -150,7 +154,8 @@ struct TrieTable: Sendable {
 
     private func sameLongKey(at start: Int, _ segment: UnsafeRawBufferPointer) -> Bool {
         longKeys.withUnsafeBytes { keys in
-            memcmpBytes(keys.baseAddress! + start, segment.baseAddress!, segment.count)
+            UInt64(littleEndian: keys.loadUnaligned(fromByteOffset: start, as: UInt64.self)) == segment.count
+                && memcmpBytes(keys.baseAddress! + start + 8, segment.baseAddress!, segment.count)
         }
     }
 }

@@ -40,6 +40,28 @@ import Testing
         }
     }
 
+    /// The scan for a parameter child passes a literal child of the same parent that sits in between.
+    @Test func aParameterChildIsFoundPastALiteralSiblingRightAfterItsParent() throws {
+        var table = TrieTable(edges: 8)
+        let parent = add(&table, TrieTable.root, .exact, "parent", terminal: 1)
+        let afterParent = (Int(parent) + 1) % table.capacity
+        // A literal child of `parent` whose hash lands just after it (tried in fresh tables of the same size).
+        let name = try #require(
+            (0..<1_000).lazy.map { "c\($0)" }.first { name in
+                var probe = TrieTable(edges: 8)
+                let probeParent = add(&probe, TrieTable.root, .exact, "parent", terminal: 1)
+                return add(&probe, probeParent, .exact, name, terminal: 2) == afterParent
+            })
+        let literal = add(&table, parent, .exact, name, terminal: 2)
+        #expect(Int(literal) == afterParent)
+        let parameter = add(&table, parent, .parameter, "", terminal: 3)
+        table.withNodes { nodes, _ in
+            #expect(table.parameterChild(of: parent, in: nodes) == parameter)
+            #expect(table.node(parameter, in: nodes).terminal == 3)
+            #expect(table.child(of: parent, .exact, name, in: nodes) == literal)
+        }
+    }
+
     @Test func theSameBytesUnderTheSameParentAreDifferentEdgesByKind() {
         var table = TrieTable(edges: 4)
         let exact = add(&table, TrieTable.root, .exact, "abc", terminal: 1)
@@ -52,6 +74,21 @@ import Testing
             #expect(table.child(of: folded, .exact, "abc", in: nodes) == -1)
             #expect(table.child(of: TrieTable.root, .exact, "abd", in: nodes) == -1)
             #expect(table.node(under, in: nodes).terminal == 3)
+        }
+    }
+
+    /// Keys longer than 16 bytes keep their length with their bytes: one that is a prefix of another, or longer
+    /// than the slot's length field could say (16 MiB), is still told apart.
+    @Test func longKeysOfDifferentLengthsAreDifferent() {
+        let huge = String(repeating: "x", count: 1 << 24 | 3)
+        var table = TrieTable(edges: 3)
+        let short = add(&table, TrieTable.root, .exact, String(huge.prefix(40)), terminal: 1)
+        let long = add(&table, TrieTable.root, .exact, huge, terminal: 2)
+        table.withNodes { nodes, _ in
+            #expect(table.child(of: TrieTable.root, .exact, String(huge.prefix(40)), in: nodes) == short)
+            #expect(table.child(of: TrieTable.root, .exact, huge, in: nodes) == long)
+            #expect(table.child(of: TrieTable.root, .exact, String(huge.prefix(41)), in: nodes) == -1)
+            #expect(table.child(of: TrieTable.root, .exact, String(huge.dropLast()), in: nodes) == -1)
         }
     }
 
