@@ -33,8 +33,12 @@ final class Application: Sendable {
         store = try Application.openStore(config, logger: logger)
         // Read before the state below loads: whatever changes meanwhile is re-read by the follower.
         let baseline = try store.revisions()
+        let configRoutes = try RoutesFile.load(config.routesFile)
+        if configRoutes == nil {
+            logger.warning("routes file not found; no config routes", metadata: ["file": "\(config.routesFile)"])
+        }
         routes = try LiveRoutes(
-            configRoutes: try RoutesFile.load(config.routesFile), store: store,
+            configRoutes: configRoutes ?? [], store: store,
             hosts: config.linkHosts.map(HostAllowList.init), redirectLimit: config.redirectLimit,
             linkPolicy: config.links.linkPolicy)
         let association = AssociationFiles(settings: config.links)
@@ -226,7 +230,10 @@ final class Application: Sendable {
     /// conflict with the API routes, are logged and change nothing.
     func reloadRoutesFile() {
         do {
-            let definitions = try RoutesFile.load(config.routesFile)
+            // A file gone (moved away, a deploy half done) keeps the routes; `{"routes": []}` removes them.
+            guard let definitions = try RoutesFile.load(config.routesFile) else {
+                throw ConfigError("routes file \(config.routesFile) is not there")
+            }
             try routes.replaceConfigRoutes(definitions)
             cmhd_release_free_heap()
             logger.info(

@@ -2,10 +2,17 @@ import Foundation
 import LinkCore
 
 /// The routes file (`--routes`, default `config/routes.json`): `{"routes": [...]}`, loaded at start as
-/// read-only `source: "config"` routes. A missing file means no config routes.
+/// read-only `source: "config"` routes.
 enum RoutesFile {
-    static func load(_ path: String) throws -> [RouteDefinition] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+    /// The routes of the file at `path`, or `nil` when there is no file there (the caller decides what that
+    /// means: no config routes at start, no change on a reload).
+    ///
+    /// - Throws: ``ConfigError`` when the file exists but cannot be read, is not JSON, or holds an invalid route.
+    static func load(_ path: String) throws -> [RouteDefinition]? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError("cannot read routes file \(path)")
+        }
         let root: JSONValue
         do {
             root = try JSONParser.parse(Array(data), maxDepth: 512)

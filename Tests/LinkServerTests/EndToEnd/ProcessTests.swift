@@ -14,6 +14,8 @@ import Testing
         ])
         let port = try server.waitUntilListening()
         #expect(try HTTPClient(port: port).get("/healthz").status == 200)
+        // A routes file that is not there is allowed (no config routes), and said at start.
+        #expect(server.log.contains("routes file not found; no config routes"))
         server.signal(SIGTERM)
         #expect(try server.waitForExit() == 0)
         #expect(server.log.contains("stopped"))
@@ -38,7 +40,7 @@ import Testing
     }
 
     /// SIGHUP reloads the routes file: new routes are served, removed ones are gone, the API routes stay; a file
-    /// that does not load changes nothing.
+    /// that does not load, or is gone, changes nothing; an empty list removes the config routes.
     @Test func sighupReloadsTheRoutesFile() throws {
         let dataDir = TestServer.temporaryDirectory()
         let routesFile = dataDir + "/routes.json"
@@ -66,8 +68,31 @@ import Testing
         #expect(try client.get("/v1/resolve?url=/new/1").status == 200)
         #expect(try client.get("/v1/routes/api").status == 200)
 
+        // A file gone (moved, a deploy half done) is not "no routes": the config routes stay.
+        try FileManager.default.removeItem(atPath: routesFile)
+        server.signal(SIGHUP)
+        try server.waitForLog("routes file not reloaded", count: 2)
+        #expect(server.log.contains("is not there"))
+        #expect(try client.get("/v1/resolve?url=/new/1").status == 200)
+
+        try writeRoutes(#"{"routes": []}"#)
+        server.signal(SIGHUP)
+        try server.waitForLog("routes file reloaded", count: 2)
+        #expect(try client.get("/v1/resolve?url=/new/1").status == 404)
+
         server.signal(SIGTERM)
         #expect(try server.waitForExit() == 0)
+    }
+
+    /// A routes file that is there but cannot be read is not taken for an absent one: the start stops.
+    @Test func anUnreadableRoutesFileStopsTheStart() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        // A folder: it exists and cannot be read as a file (permissions would not stop the tests' root user).
+        let server = try ServerProcess(arguments: [
+            "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", dataDir,
+        ])
+        #expect(try server.waitForExit() == 2)
+        #expect(server.log.contains("cannot read routes file \(dataDir)"), "\(server.log)")
     }
 
     @Test func stopsOnSIGINTToo() throws {
