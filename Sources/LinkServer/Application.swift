@@ -226,8 +226,8 @@ final class Application: Sendable {
         readinessFlag.value = .ready
     }
 
-    /// Reads the routes file again and replaces the config routes (SIGHUP). A file that does not load, or routes that
-    /// conflict with the API routes, are logged and change nothing.
+    /// Reads the routes file again and replaces the config routes (SIGHUP). A file that is gone or does not load, or
+    /// routes that conflict with the API routes, are logged and change nothing.
     func reloadRoutesFile() {
         do {
             // A file gone (moved away, a deploy half done) keeps the routes; `{"routes": []}` removes them.
