@@ -62,15 +62,7 @@ struct LiteralEdges: Sendable {
         mask = slots.count - 1
         longKeys.withUnsafeBytes { long in
             for edge in old where edge.parent >= 0 {
-                let length = Int(edge.keyCount)
-                let key =
-                    length > 16
-                    ? SegmentKey(
-                        UnsafeRawBufferPointer(rebasing: long[Int(edge.longStart)..<Int(edge.longStart) + length]))
-                    : withUnsafeBytes(of: (edge.head, edge.tail)) {
-                        SegmentKey(UnsafeRawBufferPointer(rebasing: $0[..<length]))
-                    }
-                var slot = key.start(parent: edge.parent, mask: mask)
+                var slot = Self.withKey(of: edge, long) { SegmentKey($0) }.start(parent: edge.parent, mask: mask)
                 while slots[slot].parent >= 0 { slot = (slot + 1) & mask }
                 slots[slot] = edge
             }
@@ -81,18 +73,21 @@ struct LiteralEdges: Sendable {
     func forEachEdge(_ body: (_ parent: Int32, _ child: Int32, _ key: UnsafeRawBufferPointer) -> Void) {
         longKeys.withUnsafeBytes { long in
             for edge in slots where edge.parent >= 0 {
-                let length = Int(edge.keyCount)
-                if length > 16 {
-                    body(
-                        edge.parent, edge.child,
-                        UnsafeRawBufferPointer(rebasing: long[Int(edge.longStart)..<Int(edge.longStart) + length]))
-                } else {
-                    withUnsafeBytes(of: (edge.head, edge.tail)) {
-                        body(edge.parent, edge.child, UnsafeRawBufferPointer(rebasing: $0[..<length]))
-                    }
-                }
+                Self.withKey(of: edge, long) { body(edge.parent, edge.child, $0) }
             }
         }
+    }
+
+    /// Calls `body` with the bytes of `edge`'s key: from the slot, or from `long` (``longKeys``) past 16 bytes.
+    @inline(__always)
+    private static func withKey<R>(
+        of edge: Slot, _ long: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R
+    ) -> R {
+        let length = Int(edge.keyCount)
+        if length > 16 {
+            return body(UnsafeRawBufferPointer(rebasing: long[Int(edge.longStart)..<Int(edge.longStart) + length]))
+        }
+        return withUnsafeBytes(of: (edge.head, edge.tail)) { body(UnsafeRawBufferPointer(rebasing: $0[..<length])) }
     }
 
     /// The slot of the edge (`parent`, `key`), or the empty slot where it would go (whose child is -1).

@@ -7,7 +7,7 @@
     @usableFromInline func firstIndex(matching segments: [String]) -> Int? {
         // The walk borrows the nodes and the segments as buffers: with the arrays themselves, every level of the
         // recursion retained and released them.
-        let found = table.withNodes { nodes, _ in
+        let found = table.withNodes { nodes in
             segments.withUnsafeBufferPointer { segments in search(node: TrieTable.root, depth: 0, segments, nodes) }
         }
         return found >= 0 ? Int(found) : nil

@@ -81,10 +81,11 @@ struct TrieTable: Sendable {
         return Int32(slot)
     }
 
-    /// Calls `body` with the slots as a buffer and the root: the walk reads nodes without retaining the array.
+    /// Calls `body` with the slots as a buffer, for ``node(_:in:)`` and the lookups: the walk reads nodes without
+    /// retaining the array.
     @inline(__always)
-    func withNodes<R>(_ body: (UnsafeBufferPointer<Slot>, Slot) -> R) -> R {
-        slots.withUnsafeBufferPointer { body($0, rootSlot) }
+    func withNodes<R>(_ body: (UnsafeBufferPointer<Slot>) -> R) -> R {
+        slots.withUnsafeBufferPointer(body)
     }
 
     /// The node `node` (the root or a slot) of `nodes` (this table's slots).

@@ -33,7 +33,7 @@ import Testing
         #expect(lastSlot == Int32(table.capacity - 1))
         let parameter = add(&table, lastSlot, .parameter, "", terminal: 7)
         #expect(parameter < lastSlot)
-        table.withNodes { nodes, _ in
+        table.withNodes { nodes in
             #expect(table.parameterChild(of: lastSlot, in: nodes) == parameter)
             #expect(table.node(parameter, in: nodes).terminal == 7)
             #expect(table.child(of: TrieTable.root, .exact, names[0], in: nodes) == lastSlot)
@@ -55,7 +55,7 @@ import Testing
         let literal = add(&table, parent, .exact, name, terminal: 2)
         #expect(Int(literal) == afterParent)
         let parameter = add(&table, parent, .parameter, "", terminal: 3)
-        table.withNodes { nodes, _ in
+        table.withNodes { nodes in
             #expect(table.parameterChild(of: parent, in: nodes) == parameter)
             #expect(table.node(parameter, in: nodes).terminal == 3)
             #expect(table.child(of: parent, .exact, name, in: nodes) == literal)
@@ -67,7 +67,7 @@ import Testing
         let exact = add(&table, TrieTable.root, .exact, "abc", terminal: 1)
         let folded = add(&table, TrieTable.root, .folded, "abc", terminal: 2)
         let under = add(&table, exact, .exact, "abc", terminal: 3)
-        table.withNodes { nodes, _ in
+        table.withNodes { nodes in
             #expect(table.child(of: TrieTable.root, .exact, "abc", in: nodes) == exact)
             #expect(table.child(of: TrieTable.root, .folded, "abc", in: nodes) == folded)
             #expect(table.child(of: exact, .exact, "abc", in: nodes) == under)
@@ -84,7 +84,7 @@ import Testing
         var table = TrieTable(edges: 3)
         let short = add(&table, TrieTable.root, .exact, String(huge.prefix(40)), terminal: 1)
         let long = add(&table, TrieTable.root, .exact, huge, terminal: 2)
-        table.withNodes { nodes, _ in
+        table.withNodes { nodes in
             #expect(table.child(of: TrieTable.root, .exact, String(huge.prefix(40)), in: nodes) == short)
             #expect(table.child(of: TrieTable.root, .exact, huge, in: nodes) == long)
             #expect(table.child(of: TrieTable.root, .exact, String(huge.prefix(41)), in: nodes) == -1)
@@ -97,7 +97,7 @@ import Testing
         var table = TrieTable(edges: 3)
         let a = add(&table, TrieTable.root, .exact, long + "a", terminal: 1)
         let b = add(&table, TrieTable.root, .exact, long + "b", terminal: 2)
-        table.withNodes { nodes, _ in
+        table.withNodes { nodes in
             #expect(table.child(of: TrieTable.root, .exact, long + "a", in: nodes) == a)
             #expect(table.child(of: TrieTable.root, .exact, long + "b", in: nodes) == b)
             #expect(table.child(of: TrieTable.root, .exact, long + "c", in: nodes) == -1)
