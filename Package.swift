@@ -106,7 +106,7 @@ if !clientOnly {
             ],
             resources: [.copy("Resources/openapi.json"), .copy("Resources/console")]
         ),
-        .target(name: "LinkTestSupport", path: "Tests/LinkTestSupport"),
+        .target(name: "LinkTestSupport", dependencies: ["LinkCore"], path: "Tests/LinkTestSupport"),
         .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore", "LinkTestSupport"]),
         .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "LinkCore", "LinkTestSupport"]),
         // Runs the client against the real server, in process.

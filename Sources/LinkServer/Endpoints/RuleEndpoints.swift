@@ -9,7 +9,7 @@ enum RuleEndpoints {
                 guard let expression = body["rule"] else {
                     throw LinkError(.invalidRequest, "Field 'rule' is required", details: ["field": "rule"])
                 }
-                let rule = try Rule(expression)
+                let rule = try RuleEndpoints.compile(expression)
                 do {
                     return .now(.json(["result": try rule.evaluate(body["data"] ?? .null)]))
                 } catch let error as RuleError {
@@ -17,5 +17,17 @@ enum RuleEndpoints {
                 }
             }
         ]
+    }
+
+    /// The playground's rule. A shape its operator never accepts fails with 422 `rule_error` and the suites' type
+    /// `"Invalid Arguments"`, as an evaluation does (API.md §3 lists it among a failing evaluation's types), though
+    /// it is found before the data is read; an unknown operator stays 400 `invalid_rule` (§1). A route's rule with
+    /// either is refused at registration, 400 `invalid_rule`: it would fail on every click.
+    static func compile(_ expression: JSONValue) throws(LinkError) -> Rule {
+        do {
+            return try Rule(expression)
+        } catch  where error.code == .invalidRule && error.details["type"] == "Invalid Arguments" {
+            throw LinkError(.ruleError, error.message, details: error.details)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import LinkCore
+import LinkTestSupport
 import Testing
 
 @testable import LinkServer
@@ -33,12 +34,55 @@ import Testing
         }
     }
 
+    /// Every case of the contract's JSON Logic suites through the playground: a result is 200 with that result; an
+    /// expected error is 422 `rule_error` with the suite's type (`"Invalid Arguments"` too, also when it is found
+    /// before the data is read), but for an unknown operator, 400 `invalid_rule` (§1).
+    @Test func theConformanceSuitesPassThroughTheEndpoint() throws {
+        let cases = try JSONLogicSuites.allCases()
+        #expect(cases.count == JSONLogicSuites.caseCount)
+        try withServer { (server) throws in
+            let client = server.client()
+            var misses: [String] = []
+            for testCase in cases {
+                let reply = try client.post("/v1/rules/evaluate", ["rule": testCase.rule, "data": testCase.data])
+                let passed: Bool
+                switch testCase.expectation {
+                case .result(let expected):
+                    passed =
+                        reply.status == 200
+                        && reply.json?["result"].map { JSONLogicSuites.sameValue(expected, $0) } == true
+                case .error(let type) where type == "Unknown Operator":
+                    passed =
+                        reply.status == 400 && reply.errorCode == "invalid_rule" && reply.errorDetails?["type"] == type
+                case .error(let type):
+                    passed =
+                        reply.status == 422 && reply.errorCode == "rule_error" && reply.errorDetails?["type"] == type
+                }
+                if !passed { misses.append("\(testCase): \(reply.status) \(reply.text)") }
+            }
+            #expect(
+                misses.isEmpty, Comment(rawValue: "\(misses.count) cases: " + misses.prefix(20).joined(separator: "\n"))
+            )
+        }
+    }
+
     @Test func malformedRulesAreInvalidRule() throws {
         try withServer { (server) throws in
             let reply = try server.client().post("/v1/rules/evaluate", ["rule": ["nope": [1]]])
             #expect(reply.status == 400)
             #expect(reply.errorCode == "invalid_rule")
             #expect(reply.errorDetails?["operator"] == "nope")
+            // A shape the operator never accepts is a failing evaluation here (a route with it is refused: 400).
+            let shape = try server.client().post("/v1/rules/evaluate", ["rule": [">": [1]]])
+            #expect(shape.status == 422)
+            #expect(shape.errorCode == "rule_error")
+            #expect(shape.errorDetails?["type"] == "Invalid Arguments")
+            #expect(shape.errorDetails?["operator"] == ">")
+            let route = try server.client().post(
+                "/v1/routes", ["path": "/guarded", "redirect": [["when": [">": [1]], "action": "intercept"]]])
+            #expect(route.status == 400)
+            #expect(route.errorCode == "invalid_rule")
+            #expect(route.errorDetails?["type"] == "Invalid Arguments")
         }
     }
 
