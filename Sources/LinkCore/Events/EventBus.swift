@@ -52,6 +52,20 @@ public final class EventBus: Sendable {
         var deadlines = Heap<Deadline>()
         var waiting = 0
         var lastSweep: ContinuousClock.Instant?
+
+        /// The subscription `id` unless it is unknown or has expired by `now`: the sweep runs once a second, so one
+        /// unpolled for its `ttl` may still be here, and is removed instead of answered (API.md §5).
+        mutating func live(_ id: String, now: ContinuousClock.Instant) -> Subscription? {
+            guard let subscription = subscriptions[id] else { return nil }
+            guard subscription.hasExpired(at: now) else { return subscription }
+            remove(subscription)
+            return nil
+        }
+
+        mutating func remove(_ subscription: Subscription) {
+            subscriptions[subscription.id] = nil
+            for index in subscription.typeIndices { subscribers[index]?[subscription.id] = nil }
+        }
     }
 
     /// How many `seq` values one reservation covers.
@@ -245,13 +259,11 @@ public final class EventBus: Sendable {
         }
     }
 
-    /// Closes a subscription; a waiting poll on it answers empty.
-    public func cancel(_ id: String) throws(LinkError) {
+    /// Closes a subscription; a waiting poll on it answers empty. One that expired by `now` is not found.
+    public func cancel(_ id: String, now: ContinuousClock.Instant = .now) throws(LinkError) {
         let released = try state.withLock { (state) throws(LinkError) -> (Subscription.Waiter, PollResult)? in
-            guard let subscription = state.subscriptions.removeValue(forKey: id) else {
-                throw EventBus.notFound(id)
-            }
-            for index in subscription.typeIndices { state.subscribers[index]?[id] = nil }
+            guard let subscription = state.live(id, now: now) else { throw EventBus.notFound(id) }
+            state.remove(subscription)
             guard let waiter = subscription.waiter else { return nil }
             state.waiting -= 1
             return (waiter, subscription.emptyAnswer())
@@ -284,7 +296,7 @@ public final class EventBus: Sendable {
     ) throws(LinkError) -> PollOutcome {
         let (outcome, released) = try state.withLock {
             (state) throws(LinkError) -> (PollOutcome, (Subscription.Waiter, PollResult)?) in
-            guard let subscription = state.subscriptions[id] else { throw EventBus.notFound(id) }
+            guard let subscription = state.live(id, now: now) else { throw EventBus.notFound(id) }
             if let after { subscription.acknowledge(through: after) }
             subscription.lastActive = now
             var released: (Subscription.Waiter, PollResult)?
@@ -431,11 +443,8 @@ public final class EventBus: Sendable {
             }
             if state.lastSweep.map({ now - $0 >= .seconds(1) }) ?? true {
                 state.lastSweep = now
-                let stale = state.subscriptions.values.filter { $0.waiter == nil && now - $0.lastActive >= $0.ttl }
-                for subscription in stale {
-                    state.subscriptions[subscription.id] = nil
-                    for index in subscription.typeIndices { state.subscribers[index]?[subscription.id] = nil }
-                }
+                let stale = state.subscriptions.values.filter { $0.hasExpired(at: now) }
+                for subscription in stale { state.remove(subscription) }
             }
             return expired
         }

@@ -66,6 +66,11 @@ final class Subscription {
         self.cursor = cursor
     }
 
+    /// Whether the subscription went unpolled for its `ttl` by `now` (a waiting poll keeps it alive).
+    func hasExpired(at now: ContinuousClock.Instant) -> Bool {
+        waiter == nil && now - lastActive >= ttl
+    }
+
     /// Drops events the client acknowledged (`seq <= after`), and the count of dropped ones among them.
     func acknowledge(through after: Int) {
         while let first = queue.first, first.seq <= after { queue.removeFirst() }

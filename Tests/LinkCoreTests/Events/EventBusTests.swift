@@ -223,6 +223,26 @@ final class Answers: Sendable {
         #expect { try poll(bus, id, at: .seconds(10)) } throws: { ($0 as? LinkError)?.code == .subscriptionNotFound }
     }
 
+    /// The sweep runs once a second, but a subscription is gone the moment its `ttl` is up: a poll or a cancel
+    /// that comes before the sweep finds nothing, and does not bring it back.
+    @Test func aSubscriptionPastItsTTLIsNotFoundBeforeTheSweep() throws {
+        let bus = EventBus()
+        let id = try subscribe(bus, [EventTypeRequest(path: "/e")], ttl: 1)
+        bus.expire(now: t0 + .milliseconds(999))
+        #expect(try poll(bus, id, at: .milliseconds(999)) != nil)
+        bus.expire(now: t0 + .milliseconds(1_500))  // no sweep: the last one ran at 999 ms
+        #expect(bus.subscriptionCount == 1)
+        #expect { try poll(bus, id, at: .milliseconds(1_999)) } throws: {
+            ($0 as? LinkError)?.code == .subscriptionNotFound
+        }
+        #expect(bus.subscriptionCount == 0)
+        let other = try subscribe(bus, [EventTypeRequest(path: "/e")], ttl: 1)
+        #expect { try bus.cancel(other, now: t0 + .seconds(1)) } throws: {
+            ($0 as? LinkError)?.code == .subscriptionNotFound
+        }
+        #expect(try bus.emit(location("/e"), extra: nil, time: "t").delivered == 0)
+    }
+
     /// API.md §5: a subscription expires once unpolled for `ttl`; a poll an emit answers ends then, so the `ttl`
     /// counts from the answer, not from the poll's start (a `ttl` shorter than `wait` once expired it at once).
     @Test func aPollAnsweredByAnEmitStartsItsSubscriptionsTTLAgain() throws {
