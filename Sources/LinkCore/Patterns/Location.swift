@@ -68,6 +68,8 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
         if !query.isEmpty {
             output.append(UInt8(ascii: "?"))
             query.encode(into: &output)
+            // A query of items with no key and no value writes nothing: no `?` either.
+            if output.count == pathEnd + 1 { output.removeLast() }
         }
         return (output, pathEnd)
     }

@@ -4,10 +4,24 @@ import OrderedCollections
 public struct QueryItem: Sendable, Hashable {
     public var name: String
     public var value: String
+    /// Whether the item was read without `=` (`?flag`), so that it is written back so; any other item is written
+    /// with it, also when its value is empty (`q=`). Not part of the item's identity: `flag` and `flag=` both mean
+    /// the value `""` (API.md §2).
+    public var bare: Bool
 
-    public init(_ name: String, _ value: String) {
+    public init(_ name: String, _ value: String, bare: Bool = false) {
         self.name = name
         self.value = value
+        self.bare = bare && value.isEmpty
+    }
+
+    public static func == (lhs: QueryItem, rhs: QueryItem) -> Bool {
+        lhs.name == rhs.name && lhs.value == rhs.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(value)
     }
 }
 
@@ -46,8 +60,8 @@ public struct Query: Sendable, Hashable {
 
     /// The encoded query without the leading `?`: `tab=posts&q=a%26b`; empty for no items.
     ///
-    /// Keys and values use the query-component encoding; an empty value is written as the bare key (`k`, which
-    /// reads back as `k` → `""`); an item with an empty key and value is left out.
+    /// Keys and values use the query-component encoding; an item read without `=` is written so (`flag`), any
+    /// other with it (`q=` for an empty value); an item with an empty key and value is left out.
     public var encoded: String {
         var output: [UInt8] = []
         encode(into: &output)
@@ -60,7 +74,7 @@ public struct Query: Sendable, Hashable {
             if !first { output.append(UInt8(ascii: "&")) }
             first = false
             PercentCoding.encode(item.name, allowing: .queryComponent, into: &output)
-            if !item.value.isEmpty {
+            if !item.bare {
                 output.append(UInt8(ascii: "="))
                 PercentCoding.encode(item.value, allowing: .queryComponent, into: &output)
             }
@@ -101,7 +115,7 @@ extension Query {
                 let name = try Query.decode(UnsafeBufferPointer(rebasing: bytes[start..<equals]))
                 let value =
                     equals < end ? try Query.decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end])) : ""
-                items.append(QueryItem(name, value))
+                items.append(QueryItem(name, value, bare: equals == end))
             }
             start = end + 1
         }

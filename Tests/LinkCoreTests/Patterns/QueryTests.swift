@@ -35,7 +35,9 @@ import Testing
 
     @Test(arguments: [
         ([QueryItem("tab", "posts")], "tab=posts"),
-        ([QueryItem("k", "")], "k"),
+        ([QueryItem("k", "")], "k="),
+        ([QueryItem("k", "", bare: true)], "k"),
+        ([QueryItem("", "x"), QueryItem("k", "", bare: true), QueryItem("e", "")], "=x&k&e="),
         ([QueryItem("a&b", "c=d+e f")], "a%26b=c%3Dd%2Be%20f"),
         ([QueryItem("from", "/users/42?tab=posts")], "from=/users/42?tab%3Dposts"),
         ([QueryItem("q", "清华")], "q=%E6%B8%85%E5%8D%8E"),
@@ -47,6 +49,16 @@ import Testing
         let query = Query(items)
         #expect(query.encoded == encoded)
         #expect(try Query(parsing: encoded) == query)
+    }
+
+    /// A query reads back as written: an item without `=` stays bare, an empty value after `=` keeps its `=`
+    /// (API.md §2 gives both the value `""`); an item with neither key nor value is not written, nor is a `?` for
+    /// a query of only such items.
+    @Test func emptyValuesAreWrittenBackAsTheyCame() throws {
+        #expect(try Query(parsing: "flag&q=&r=1").encoded == "flag&q=&r=1")
+        #expect(try Query(parsing: "flag").items == [QueryItem("flag", "")])
+        #expect(try Location("/search?q=&flag").description == "/search?q=&flag")
+        #expect(Location(segments: ["search"], query: Query([QueryItem("", "")])).description == "/search")
     }
 
     /// An answer's `query` is ``Query/map`` (last duplicate wins, names in order of first appearance), written
