@@ -96,7 +96,11 @@ public struct ClickDecider: Sendable {
         let platform: LinkPlatform =
             facts.bot != nil ? .desktop : LinkPlatform(rawValue: facts.platform.rawValue) ?? .desktop
         guard var target = target(link, platform: platform, resolution: resolution) else {
-            notFound(&decision)
+            // Step 6's "none → a 404 page": the link was found, it leads nowhere for this person; `notFoundURL` is
+            // step 3's, for a link that matched nothing.
+            decision.kind = .notFound
+            decision.status = 404
+            decision.page = LinkPage.message(title: "Link not found", text: "This link does not lead anywhere.")
             return decision
         }
         let person = facts.bot == nil
@@ -113,12 +117,12 @@ public struct ClickDecider: Sendable {
         }
         if person, platform == .android, let android = settings.android, isPlayStore(target, android) {
             decision.drawsToken = true
-            if input.counted {
-                let token = input.token()
-                decision.tokenUsed = token != nil
-                decision.token = token
-                target = PlayReferrer.adding(token: token, link: facts.linkAsClicked, to: target)
-            }
+            // An answer that is not counted (HEAD, a prefetch, JSON) has no token but the same link in its referrer:
+            // a prefetched answer that the browser then shows still carries the link through the install.
+            let token = input.counted ? input.token() : nil
+            decision.tokenUsed = token != nil
+            decision.token = token
+            target = PlayReferrer.adding(token: token, link: facts.linkAsClicked, to: target)
             if facts.inAppBrowser, android.scheme != nil {
                 decision.kind = .intent
                 decision.status = 200

@@ -6,9 +6,13 @@ import Testing
 @Suite struct ClickDeciderTests {
     static let now = UTCCalendar.milliseconds(parsing: "2026-11-23T12:00:00Z")!
 
-    static func settings(landing: Bool = false, notFound: Bool = false, preview: Bool = false) -> LinksSettings {
+    static func settings(landing: Bool = false, notFound: Bool = false, preview: Bool = false, web: Bool = true)
+        -> LinksSettings
+    {
         var settings = LinksSettings()
-        settings.webURL = try! LinksSettings.urlTemplate("https://www.example.com{location}", field: "webURL")
+        if web {
+            settings.webURL = try! LinksSettings.urlTemplate("https://www.example.com{location}", field: "webURL")
+        }
         settings.siteName = "Example"
         if notFound { settings.notFoundURL = "https://www.example.com/404" }
         if preview { settings.preview.title = try! LinkTemplate(text: "Example", field: "t") }
@@ -77,10 +81,6 @@ import Testing
                 + "linkserver_token%3DTOKEN%26linkserver_link%3Dhttps%253A%252F%252Flinks.example.com%252Fusers%252F42",
             tokenUsed: true),
         Row(
-            name: "uncounted android request: the store without a token", path: "/users/42", platform: .android,
-            counted: false, kind: .redirect, status: 302,
-            target: "https://play.google.com/store/apps/details?id=com.example.app"),
-        Row(
             name: "android in-app browser: the intent page", path: "/users/42", platform: .android, inApp: true,
             kind: .intent, status: 200,
             target: "https://play.google.com/store/apps/details?id=com.example.app&referrer="
@@ -107,6 +107,11 @@ import Testing
             name: "no match: notFoundURL", path: "/nothing", settings: ClickDeciderTests.settings(notFound: true),
             kind: .notFound, status: 302, target: "https://www.example.com/404"),
         Row(name: "an intercepting rule: not found", path: "/blocked", kind: .notFound, status: 404, target: nil),
+        // Step 6: a link that matched but leads nowhere for this person is a 404 page; notFoundURL is step 3's.
+        Row(
+            name: "no target at all: a 404 page, not notFoundURL", path: "/gated",
+            settings: ClickDeciderTests.settings(notFound: true, web: false), kind: .notFound, status: 404,
+            target: nil),
         Row(name: "after validUntil: 410", path: "/old", kind: .expired, status: 410, target: nil),
         Row(name: "before validFrom: 410", path: "/soon", kind: .expired, status: 410, target: nil),
         Row(
@@ -127,6 +132,11 @@ import Testing
             target: "https://play.google.com/store/apps/details?id=com.example.app&referrer="
                 + "linkserver_token%3DTOKEN%26linkserver_link%3Dhttps%253A%252F%252Flinks.example.com%252Fusers%252F42",
             tokenUsed: true),
+        Row(
+            name: "not counted (HEAD, a prefetch): the link in the referrer, no token", path: "/users/42",
+            platform: .android, counted: false, kind: .redirect, status: 302,
+            target: "https://play.google.com/store/apps/details?id=com.example.app&referrer="
+                + "linkserver_link%3Dhttps%253A%252F%252Flinks.example.com%252Fusers%252F42"),
         Row(
             name: "preview bot: the card", path: "/users/42", platform: .ios, bot: .preview, kind: .preview,
             status: 200, target: nil),
