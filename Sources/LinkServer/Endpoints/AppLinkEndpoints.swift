@@ -74,8 +74,10 @@ extension LinkEngine {
             location: bare, linkAsClicked: url, host: location.host ?? "",
             platform: platform, bot: nil, inAppBrowser: false, language: nil, userAgent: nil, referrer: nil, via: "app")
         let resolver = routes.resolver
+        // Matched with its host: an `http(s)` link on a host outside `links.hosts` is no match (API.md §2), and
+        // then has no resolution either.
         let clicked = resolver.match(location).map { resolver.table.routes[$0.index] }
-        let resolution = try? resolver.resolve(bare, context: facts.context)
+        let resolution = clicked == nil ? nil : try? resolver.resolve(bare, context: facts.context)
         var answer = OpenAnswer(decision: "not_found", target: settings.notFoundURL, resolution: resolution)
         var decision = ClickDecision(
             kind: .notFound, status: 200, target: nil, platform: platform.rawValue, bot: nil, resolution: resolution,

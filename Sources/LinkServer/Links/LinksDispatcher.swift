@@ -62,7 +62,7 @@ final class LinksDispatcher: RequestHandler {
 
     func handle(_ request: Request) -> (endpoint: EndpointLabel, reply: Reply) {
         if let hosts, !hosts.allows(LinksDispatcher.hostName(request.headers[.host])) {
-            return (labels.host, .now(page(404, LinkPage.message(title: "Not found", text: "Unknown host."))))
+            return (labels.host, .now(unknownHost(request)))
         }
         if LinksDispatcher.mayBeReserved(request.path), let answer = reserved(request) { return answer }
         guard LinksDispatcher.reads(request) else { return (labels.click, .now(LinksDispatcher.notAllowed(request))) }
@@ -101,6 +101,19 @@ final class LinksDispatcher: RequestHandler {
             // The files are read as a click is: GET and HEAD, any other method 405.
             guard let (label, answer) = reservedFile(request) else { return nil }
             return (label, .now(LinksDispatcher.reads(request) ? answer() : LinksDispatcher.notAllowed(request)))
+        }
+    }
+
+    /// 404 for a `Host` outside `links.hosts`: a page, but for the app endpoints, whose callers read JSON, the error
+    /// envelope (API.md §1, §7 "the same bodies and errors").
+    private func unknownHost(_ request: Request) -> Response {
+        switch request.path {
+        case "/v1/deferred/claim", "/v1/links/opens":
+            let host = request.headers[.host] ?? ""
+            return ErrorEnvelope.response(
+                for: LinkError(.notFound, "This host is not one of the links hosts", details: ["host": .string(host)]))
+        default:
+            return page(404, LinkPage.message(title: "Not found", text: "Unknown host."))
         }
     }
 

@@ -460,8 +460,19 @@ import Testing
             #expect(event["extra"]?["platform"] == "android")
             let bad = try api.post("/v1/links/opens", ["url": "https://links.example.com/users/9", "platform": "web"])
             #expect(bad.errorCode == "invalid_request")
+            // A link on a host outside `links.hosts` matches nothing (§2): no resolution, an unmatched open.
+            let elsewhere = try api.post(
+                "/v1/links/opens", ["url": "https://evil.example.net/users/9", "platform": "ios"])
+            #expect(elsewhere.json == ["decision": "not_found", "target": nil, "resolution": nil])
+            // The app endpoints on a `Host` outside `links.hosts`: 404 in the error envelope, not a page.
+            let unknownHost = try links(server).post(
+                "/v1/links/opens", ["url": "https://links.example.com/users/9", "platform": "ios"],
+                headers: ["Host": "evil.example.net"])
+            #expect(unknownHost.status == 404)
+            #expect(unknownHost.errorCode == "not_found")
             let stats = try api.get("/v1/stats/clicks")
             #expect(stats.json?["opens"] == 1)
+            #expect(stats.json?["unmatched"] == 1)
         }
     }
 
