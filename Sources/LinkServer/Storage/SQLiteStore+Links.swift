@@ -73,15 +73,20 @@ extension SQLiteStore {
                         """, arguments: [token])
             else { return nil }
             let expiresAt: Int64 = row["expires_at"]
-            guard expiresAt > now else { return nil }
             let claimedAt: Int64? = row["claimed_at"]
             if let claimedAt {
+                // A repeat is answered within the window of the first claim, whatever the token's own lifetime.
                 let claimedBy: String? = row["install_id"]
                 guard let installID, claimedBy == installID, now - claimedAt <= repeatWindow else { return nil }
             } else {
+                guard expiresAt > now else { return nil }
+                // Kept (not purged) at least as long as a repeat of this claim may come.
                 try db.execute(
-                    sql: "UPDATE deferred_token SET claimed_at = ?, install_id = ? WHERE token = ?",
-                    arguments: [now, installID, token])
+                    sql: """
+                        UPDATE deferred_token SET claimed_at = ?, install_id = ?, expires_at = MAX(expires_at, ?)
+                        WHERE token = ?
+                        """,
+                    arguments: [now, installID, now + repeatWindow, token])
             }
             let resolution = (try? JSONParser.parse(Array((row["resolution"] as String).utf8))) ?? .null
             return DeferredToken(

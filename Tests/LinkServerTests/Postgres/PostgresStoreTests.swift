@@ -111,6 +111,20 @@ extension PostgresSuites {
                         == "https://l/x")
                 #expect(
                     try stores[1].claimDeferredToken("tok", installID: "other", now: 20, repeatWindow: 600_000) == nil)
+                // A repeat within the window outlives the token's own lifetime, and the purge keeps it until then.
+                var short = token
+                short.token = "short"
+                short.expiresAt = 5_000
+                try stores[0].saveDeferredToken(short)
+                #expect(
+                    try stores[0].claimDeferredToken("short", installID: "i", now: 1_000, repeatWindow: 600_000) != nil)
+                #expect(try stores[1].purgeDeferredTokens(before: 300_000) == 0)
+                #expect(
+                    try stores[1].claimDeferredToken("short", installID: "i", now: 300_000, repeatWindow: 600_000)
+                        != nil)
+                #expect(
+                    try stores[1].claimDeferredToken("short", installID: "i", now: 601_001, repeatWindow: 600_000)
+                        == nil)
 
                 let blocks = Mutex<[Int]>([])
                 DispatchQueue.concurrentPerform(iterations: 10) { index in

@@ -48,6 +48,20 @@ import Testing
         #expect(try store.claimDeferredToken("nope", installID: nil, now: 0, repeatWindow: 600_000) == nil)
     }
 
+    /// API.md §9: a repeat claim by the same install within 10 minutes gets the same answer, also when the token's
+    /// own lifetime (`links.deferredTTL`) ended in between; the purge keeps the row for that long.
+    @Test func aRepeatWithinTheWindowOutlivesTheTokensLifetime() throws {
+        let store = try SQLiteStore(directory: TestServer.temporaryDirectory())
+        defer { try? store.close() }
+        try store.saveDeferredToken(Self.token("short", expiresAt: 5_000))
+        #expect(try store.claimDeferredToken("short", installID: "i1", now: 1_000, repeatWindow: 600_000) != nil)
+        #expect(try store.purgeDeferredTokens(before: 300_000) == 0)
+        #expect(try store.claimDeferredToken("short", installID: "i1", now: 300_000, repeatWindow: 600_000) != nil)
+        #expect(try store.claimDeferredToken("short", installID: "i2", now: 300_000, repeatWindow: 600_000) == nil)
+        #expect(try store.claimDeferredToken("short", installID: "i1", now: 601_001, repeatWindow: 600_000) == nil)
+        #expect(try store.purgeDeferredTokens(before: 601_001) == 1)
+    }
+
     @Test func tokensAreLongRandomAndURLSafe() {
         let tokens = (0..<1000).map { _ in DeferredTokens.newToken() }
         #expect(Set(tokens).count == 1000)

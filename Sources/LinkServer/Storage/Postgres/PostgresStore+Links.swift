@@ -81,7 +81,8 @@ extension PostgresStore {
     }
 
     /// The first claim is one conditional `UPDATE … RETURNING`: of two instances claiming at once, exactly one gets
-    /// the row. A repeat by the same install within the window is then answered by a read.
+    /// the row, which is then kept at least for the repeat window. A repeat by the same install within the window
+    /// (whatever the token's own lifetime) is then answered by a read.
     func claimDeferredToken(_ token: String, installID: String?, now: Int64, repeatWindow: Int64) throws
         -> DeferredToken?
     {
@@ -90,7 +91,8 @@ extension PostgresStore {
             var claimed: [Row] = []
             let first = try await client.query(
                 """
-                UPDATE deferred_token SET claimed_at = \(now), install_id = \(installID)
+                UPDATE deferred_token
+                SET claimed_at = \(now), install_id = \(installID), expires_at = GREATEST(expires_at, \(now + repeatWindow))
                 WHERE token = \(token) AND claimed_at IS NULL AND expires_at > \(now)
                 RETURNING token, resolution, platform, clicked_at, link, expires_at, NULL::bigint, NULL::text
                 """, logger: logger)
@@ -100,7 +102,7 @@ extension PostgresStore {
             let repeated = try await client.query(
                 """
                 SELECT token, resolution, platform, clicked_at, link, expires_at, claimed_at, install_id
-                FROM deferred_token WHERE token = \(token) AND expires_at > \(now)
+                FROM deferred_token WHERE token = \(token) AND claimed_at IS NOT NULL
                 """, logger: logger)
             for try await row in repeated.decode(Row.self) { claimed.append(row) }
             return claimed.first
