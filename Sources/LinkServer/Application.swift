@@ -37,6 +37,10 @@ final class Application: Sendable {
         if configRoutes == nil {
             logger.warning("routes file not found; no config routes", metadata: ["file": "\(config.routesFile)"])
         }
+        if config.readToken != nil, config.adminToken == nil {
+            // API.md §6: writes need a token only when the admin token is set. Said, as it rarely is the intent.
+            logger.warning("auth.readToken is set without auth.adminToken: writes need no token")
+        }
         routes = try LiveRoutes(
             configRoutes: configRoutes ?? [], store: store,
             hosts: config.linkHosts.map(HostAllowList.init), redirectLimit: config.redirectLimit,

@@ -16,10 +16,23 @@ import Testing
         #expect(try HTTPClient(port: port).get("/healthz").status == 200)
         // A routes file that is not there is allowed (no config routes), and said at start.
         #expect(server.log.contains("routes file not found; no config routes"))
+        #expect(!server.log.contains("writes need no token"))
         server.signal(SIGTERM)
         #expect(try server.waitForExit() == 0)
         #expect(server.log.contains("stopped"))
         #expect(FileManager.default.fileExists(atPath: dataDir + "/linkserver.sqlite"))
+    }
+
+    /// A read token without an admin token leaves writes open (API.md §6); the start says so.
+    @Test func aReadTokenWithoutAnAdminTokenIsWarnedAbout() throws {
+        let server = try ServerProcess(
+            arguments: ["--host", "127.0.0.1", "--port", "0", "--data-dir", TestServer.temporaryDirectory()],
+            environment: ["LINK_READ_TOKEN": "r"])
+        let port = try server.waitUntilListening()
+        #expect(server.log.contains("auth.readToken is set without auth.adminToken: writes need no token"))
+        #expect(try HTTPClient(port: port).post("/v1/routes", ["path": "/open"]).status == 201)
+        server.signal(SIGTERM)
+        #expect(try server.waitForExit() == 0)
     }
 
     /// A SIGHUP sent the moment the first listener is logged reloads the routes file. (A smoke test: the window it
