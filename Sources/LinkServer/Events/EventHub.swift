@@ -29,8 +29,9 @@ protocol EventHub: Sendable {
     /// Runs `body` (which looks types up in ``types``); a hub whose types follow other instances re-reads them once
     /// and runs `body` again when it finds no such type.
     func withCurrentTypes<Value>(_ body: () throws -> Value) throws -> Value
-    /// Whether any subscription might receive an event (events nobody can receive are not built).
-    var hasSubscriptions: Bool { get }
+    /// Delivers an event that no one asked to emit (`linkClick`): not built (`event` is not called), and given no
+    /// `seq`, when no subscription can receive it.
+    func emitIfHeard(_ event: () -> (location: Location, extra: JSONValue, time: String)) throws
     /// Open subscriptions (those this instance knows of).
     var subscriptionCount: Int { get }
     /// Polls waiting in this process.
@@ -121,7 +122,12 @@ struct LocalEventHub: EventHub {
         types.expire(now: now)
         return types.nextDeadline
     }
-    var hasSubscriptions: Bool { types.subscriptionCount > 0 }
+    func emitIfHeard(_ event: () -> (location: Location, extra: JSONValue, time: String)) throws {
+        guard types.subscriptionCount > 0 else { return }
+        let (location, extra, time) = event()
+        _ = try types.emit(location, extra: extra, time: time)
+    }
+
     var subscriptionCount: Int { types.subscriptionCount }
     var waitingCount: Int { types.waitingCount }
     var pollsOnce: Bool { false }

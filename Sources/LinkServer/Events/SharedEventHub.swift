@@ -121,6 +121,24 @@ final class SharedEventHub: EventHub {
     }
 
     func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult {
+        // An emit asked for is stored whoever listens: it always gets a `seq`.
+        guard let result = try append(location, extra: extra, time: time, onlyIfHeard: false) else {
+            throw PostgresStoreError.unexpected("no event seq")
+        }
+        return result
+    }
+
+    /// With no live subscription known here, the database is asked in the statement that would store the event:
+    /// the count this instance keeps is refreshed only when the follower hears of a subscription made elsewhere,
+    /// and a click that comes right after one's 201 must still reach it (API.md §12: "its 201 means it is stored").
+    func emitIfHeard(_ event: () -> (location: Location, extra: JSONValue, time: String)) throws {
+        let (location, extra, time) = event()
+        _ = try append(location, extra: extra, time: time, onlyIfHeard: !hasSubscriptions)
+    }
+
+    private func append(_ location: Location, extra: JSONValue, time: String, onlyIfHeard: Bool) throws
+        -> EmitResult?
+    {
         let matches = try withCurrentTypes { try types.matching(location) }
         // The log keeps the event once per matched type, best first, each as a subscriber receives it (its bytes as
         // the event wrote them; `seq` is set when it is read back).
@@ -136,8 +154,8 @@ final class SharedEventHub: EventHub {
         body.endArray()
         let stored = try store.appendEvent(
             shapes: matches.map { $0.type.pattern.shape() }, body: String(decoding: body.finish(), as: UTF8.self),
-            now: clock())
-        return EmitResult(seq: stored.seq, delivered: stored.delivered, matched: matches.map { $0.type.label })
+            now: clock(), onlyIfHeard: onlyIfHeard)
+        return stored.map { EmitResult(seq: $0.seq, delivered: $0.delivered, matched: matches.map { $0.type.label }) }
     }
 
     func emit(
@@ -155,7 +173,7 @@ final class SharedEventHub: EventHub {
         for waiter in waiters { waiter.complete(waiter.empty) }
     }
 
-    var hasSubscriptions: Bool { state.withLock { $0.subscriptions > 0 } }
+    private var hasSubscriptions: Bool { state.withLock { $0.subscriptions > 0 } }
     var subscriptionCount: Int { state.withLock { $0.subscriptions } }
     var waitingCount: Int { state.withLock { $0.waiters.count } }
     var pollsOnce: Bool { true }

@@ -179,17 +179,24 @@ final class LinkEngine: Sendable {
             clicks.record(
                 ClickKey(day: day, pattern: pattern, platform: facts.platform.rawValue, kind: kind), name: route?.name)
         }
+        // While a shared store is unreachable no event can be stored: the click is answered without waiting on it
+        // (API.md §12: clicks are still answered; its count waits in memory).
+        guard storeReachable() else { return }
         // An event nobody can receive is not built (its `seq` is not needed: gaps are allowed).
-        guard hub.hasSubscriptions else { return }
-        let extra: JSONValue = [
-            "platform": .string(facts.platform.rawValue), "bot": facts.bot.map { .string($0.rawValue) } ?? .bool(false),
-            "location": .string(facts.location.description), "target": decision.target.map(JSONValue.string) ?? .null,
-            "decision": .string(decisionName ?? decision.kind.rawValue), "via": .string(facts.via),
-        ]
-        let name = route.map { $0.name ?? $0.pattern.description } ?? "-"
-        _ = try? hub.emit(
-            Location(segments: ["links", "clicks", name], query: Query([])), extra: extra,
-            time: UTCCalendar.rfc3339(milliseconds: now))
+        try? hub.emitIfHeard {
+            let name = route.map { $0.name ?? $0.pattern.description } ?? "-"
+            let extra: JSONValue = [
+                "platform": .string(facts.platform.rawValue),
+                "bot": facts.bot.map { .string($0.rawValue) } ?? .bool(false),
+                "location": .string(facts.location.description),
+                "target": decision.target.map(JSONValue.string) ?? .null,
+                "decision": .string(decisionName ?? decision.kind.rawValue), "via": .string(facts.via),
+            ]
+            return (
+                Location(segments: ["links", "clicks", name], query: Query([])), extra,
+                UTCCalendar.rfc3339(milliseconds: now)
+            )
+        }
     }
 }
 

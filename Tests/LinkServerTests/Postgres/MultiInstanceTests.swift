@@ -132,6 +132,33 @@ extension PostgresSuites {
             #expect(expired.load(ordering: .relaxed) == 240)
         }
 
+        /// API.md §12: a subscription's 201 means it is stored, so a click on another instance right after it is
+        /// emitted as `linkClick`, though that instance may not have heard of the subscription yet.
+        @Test func aClickRightAfterASubscriptionMadeOnAnotherInstanceReachesIt() throws {
+            let url = try PostgresTestDatabase.create()
+            let config = try Self.configFile()
+            let (a, b) = (try Self.instance(url, config: config), try Self.instance(url, config: config))
+            #expect(try HTTPClient(port: a.port).post("/v1/routes", ["path": "/r/:id", "name": "r"]).status == 201)
+            #expect(
+                waitUntil(timeout: PostgresSuites.withinOneSecond) {
+                    (try? HTTPClient(port: b.port).get("/v1/resolve?url=/r/1").status) == 200
+                })
+            for round in 0..<5 {
+                let subscribed = try HTTPClient(port: a.port).post(
+                    "/v1/events/subscriptions", ["events": [["name": "linkClick"]], "ttl": 60])
+                let id = try #require(subscribed.json?["id"]?.stringValue)
+                let cursor = try #require(subscribed.json?["cursor"]?.intValue)
+                let click = try HTTPClient(port: b.linksPort).get(
+                    "/r/\(round)", headers: ["Host": "links.example.com", "User-Agent": Self.windows])
+                #expect(click.status == 302)
+                let answer = try HTTPClient(port: a.port).get("/v1/events/subscriptions/\(id)?after=\(cursor)&wait=5")
+                let events = answer.json?["events"]?.arrayValue ?? []
+                #expect(events.count == 1, "round \(round): \(answer.text)")
+                #expect(events.first?["extra"]?["location"] == .string("/r/\(round)"))
+                #expect(try HTTPClient(port: a.port).request("DELETE", "/v1/events/subscriptions/\(id)").status == 204)
+            }
+        }
+
         @Test func aTokenIsClaimedOnceAcrossInstances() throws {
             let url = try PostgresTestDatabase.create()
             let config = try Self.configFile()

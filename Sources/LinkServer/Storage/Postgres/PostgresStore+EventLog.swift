@@ -130,11 +130,29 @@ extension PostgresStore {
     /// serialises emits, then a counter row"): `seq` order is commit order. The `NOTIFY` is part of the same
     /// transaction, so it is delivered only if the event commits.
     func appendEvent(shapes: [String], body: String, now: Int64) throws -> (seq: Int, delivered: Int) {
+        guard let stored = try appendEvent(shapes: shapes, body: body, now: now, onlyIfHeard: false) else {
+            throw PostgresStoreError.unexpected("no event seq")
+        }
+        return stored
+    }
+
+    /// ``appendEvent(shapes:body:now:)``, or with `onlyIfHeard` nothing at all (`nil`: no `seq` taken, no lock, no
+    /// `NOTIFY`) when no live subscription has one of `shapes`, checked in the same statement: what another
+    /// instance subscribed a moment ago is seen, as its 201 came after its commit.
+    func appendEvent(shapes: [String], body: String, now: Int64, onlyIfHeard: Bool) throws -> (
+        seq: Int, delivered: Int
+    )? {
         let rows = try run { client, logger in
             try await client.query(
                 """
-                WITH next AS (
-                    UPDATE change_revision SET revision = revision + 1 WHERE name = 'events' RETURNING revision
+                WITH heard AS (
+                    SELECT NOT \(onlyIfHeard) OR EXISTS (
+                        SELECT 1 FROM event_subscription
+                        WHERE shapes && \(shapes)::text[] AND active_until + ttl_ms >= \(now)
+                    ) AS yes
+                ), next AS (
+                    UPDATE change_revision SET revision = revision + 1
+                    WHERE name = 'events' AND (SELECT yes FROM heard) RETURNING revision
                 ), stored AS (
                     INSERT INTO event_log (seq, shapes, body)
                     SELECT revision, \(shapes)::text[], \(body) FROM next RETURNING seq
@@ -149,8 +167,7 @@ extension PostgresStore {
                 """, logger: logger
             ).collectRows(Int.self, Int.self)
         }
-        guard let (seq, delivered) = rows.first else { throw PostgresStoreError.unexpected("no event seq") }
-        return (seq, delivered)
+        return rows.first.map { (seq: $0.0, delivered: $0.1) }
     }
 
     /// The queues of several subscriptions at once, up to `latest`, as polls that acknowledge nothing would see
