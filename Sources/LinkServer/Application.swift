@@ -93,7 +93,9 @@ final class Application: Sendable {
         endpoints += ResourceEndpoints(state: resources).endpoints
         slots = try SlotBoard(store: store, hub: hub, onChange: { [metrics] change in metrics.recordPresent(change) })
         endpoints += SlotEndpoints(board: slots).endpoints
-        clicks = ClickLedger(store: store, logger: logger, limit: config.links.bufferedClicks)
+        clicks = ClickLedger(
+            store: store, logger: logger, limit: config.links.bufferedClicks,
+            storeReachable: { following.withLock { $0 }?.isReachable ?? true })
         endpoints += StatsEndpoints(ledger: clicks, routes: routes).endpoints
         endpoints += QREndpoints(linkHost: QRRequest.linkHost(from: config.linkHosts)).endpoints
         links = LinkEngine(

@@ -26,11 +26,24 @@ final class ClickLedger: Sendable {
     private let logger: Logger
     private let timer = Mutex<DeadlineTimer?>(nil)
     static let interval = Duration.seconds(1)
+    /// The stored counters of the ranges read last, newest last, to answer from while a shared store is unreachable
+    /// (API.md §12: reads keep working from the last state). At most ``rangesKept`` ranges, each of at most
+    /// ``rowsKept`` counters.
+    private let lastRead = Mutex<[(range: DayRange, counts: [ClickCount])]>([])
+    static let rangesKept = 8
+    static let rowsKept = 50_000
+    /// Whether the store can be read now (a shared store that stopped answering cannot): when not, a read is
+    /// answered from the last state at once, rather than after the store's timeout.
+    private let storeReachable: @Sendable () -> Bool
 
-    init(store: any Store, logger: Logger, limit: Int = 100_000) {
+    init(
+        store: any Store, logger: Logger, limit: Int = 100_000,
+        storeReachable: @escaping @Sendable () -> Bool = { true }
+    ) {
         self.store = store
         self.logger = logger
         self.limit = limit
+        self.storeReachable = storeReachable
     }
 
     /// Counts one request.
@@ -93,14 +106,35 @@ final class ClickLedger: Sendable {
         }
     }
 
-    /// Every counter in `range`: the stored ones and those not yet written.
+    /// Every counter in `range`: the stored ones and those not yet written. While a shared store is unreachable, the
+    /// stored ones are those last read for a range that holds `range` (none kept: `unavailable`).
     func counts(in range: DayRange) throws -> [ClickCount] {
         try moving.withLock { _ in
-            var counts = try store.loadClickCounts(from: range.from, to: range.to)
+            var counts: [ClickCount]
+            do {
+                guard storeReachable() else { throw LinkError(.unavailable, "The shared store cannot be reached") }
+                counts = try store.loadClickCounts(from: range.from, to: range.to)
+                remember(counts, of: range)
+            } catch let error as LinkError where error.code == .unavailable {
+                let kept = lastRead.withLock { reads in
+                    reads.last { $0.range.from <= range.from && range.to <= $0.range.to }
+                }
+                guard let kept else { throw error }
+                counts = kept.counts.filter { range.contains($0.key.day) }
+            }
             for (key, value) in pending.withLock({ $0.counters }) where range.contains(key.day) {
                 counts.append(ClickCount(key: key, name: value.name, count: value.count))
             }
             return counts
+        }
+    }
+
+    private func remember(_ counts: [ClickCount], of range: DayRange) {
+        guard counts.count <= ClickLedger.rowsKept else { return }
+        lastRead.withLock { reads in
+            reads.removeAll { $0.range == range }
+            reads.append((range, counts))
+            if reads.count > ClickLedger.rangesKept { reads.removeFirst() }
         }
     }
 }

@@ -27,6 +27,7 @@ extension PostgresSuites {
                     (try? HTTPClient(port: b.port).get("/v1/resolve?url=/users/1").status) == 200
                 })
 
+            let statsBefore = try #require(try api.get("/v1/stats/clicks").json?["clicks"]?.intValue)
             // A live `linkClick` subscription: a click does not wait on the lost store to announce itself.
             #expect(
                 try api.post("/v1/events/subscriptions", ["events": [["name": "linkClick"]], "ttl": 600]).status
@@ -62,6 +63,13 @@ extension PostgresSuites {
                 "/promo/x", headers: ["Host": "links.example.com", "User-Agent": MultiInstanceTests.windows])
             #expect(promo.header("location") == "https://x.test/gone")
             #expect(ContinuousClock.now - clicking < .seconds(3), "six clicks took \(ContinuousClock.now - clicking)")
+            // The statistics are a read: answered from the counters last read for a range that holds the one asked
+            // for, with the clicks counted since; a range never read is 503 `unavailable`.
+            let stats = try api.get("/v1/stats/clicks")
+            #expect(stats.status == 200, "\(stats.status) \(stats.text)")
+            #expect((stats.json?["clicks"]?.intValue ?? 0) >= statsBefore + 5)
+            let never = try api.get("/v1/stats/clicks?from=2020-01-01&to=2020-01-31")
+            #expect(never.status == 503 && never.errorCode == "unavailable")
 
             try PostgresTestDatabase.control("start")
             restarted = true
