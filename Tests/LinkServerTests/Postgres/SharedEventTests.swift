@@ -194,6 +194,25 @@ extension PostgresSuites {
             #expect(try Self.poll(servers[2].port, id, after: 0).errorCode == "subscription_not_found")
             #expect(try Self.emit(servers[1].port, "/seek/1")["delivered"] == 0)
         }
+        /// API.md §5: the `ttl` counts from the end of the last poll; a poll answered at once ends at once, however
+        /// long its `wait` (it counted from the `wait`'s deadline: a subscription polled once with `wait=20` lived
+        /// 20 s past its `ttl`).
+        @Test func aPollAnsweredAtOnceStartsTheTTLThen() throws {
+            let servers = try Self.three()
+            let reply = try HTTPClient(port: servers[0].port).post(
+                "/v1/events/subscriptions", ["events": [["path": "/seek/:p"]], "ttl": 1])
+            let id = try #require(reply.json?["id"]?.stringValue)
+            #expect(try Self.emit(servers[0].port, "/seek/1")["delivered"] == 1)
+            let answered = try Self.poll(servers[1].port, id, after: 0, wait: 20)
+            #expect(answered.json?["events"]?.arrayValue?.count == 1)
+            // Unpolled since: an emit reaches it no more once its second is up (emits do not keep it alive).
+            #expect(
+                waitUntil(timeout: .seconds(6)) {
+                    (try? Self.emit(servers[2].port, "/seek/2")["delivered"]?.intValue) == 0
+                })
+            #expect(try Self.poll(servers[2].port, id, after: 0).errorCode == "subscription_not_found")
+        }
+
         @Test func aTypeRegisteredOnAIsUsableOnBAtOnce() throws {
             let servers = try Self.three()
             for index in 0..<5 {

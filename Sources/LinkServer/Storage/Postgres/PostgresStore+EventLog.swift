@@ -58,8 +58,8 @@ extension PostgresStore {
         }
     }
 
-    /// Acknowledges through `after`, reads the queue and marks the subscription active until `now + wait`;
-    /// `nil` when it does not exist or expired. With `supersedes`, this poll releases any older waiting one.
+    /// Acknowledges through `after`, reads the queue and marks the subscription active until the poll ends (now
+    /// when it is answered at once, else `now + wait`); `nil` when it does not exist or expired. With `supersedes`, this poll releases any older waiting one.
     func pollSubscription(
         id: String, after: Int?, now: Int64, wait: Int64, queueLimit: Int, supersedes: Bool
     ) throws -> SharedPollState? {
@@ -110,16 +110,30 @@ extension PostgresStore {
                 generation += 1
                 try await connection.notifyPoll(id, generation: generation, logger: logger)
             }
-            let until = now + wait
-            try await connection.query(
-                """
-                UPDATE event_subscription SET acked = \(acked), cursor = \(cursor), dropped = \(dropped),
-                    active_until = GREATEST(active_until, \(until)), generation = \(generation)
-                WHERE id = \(id)
-                """, logger: logger)
+            // The subscription's idle time starts when this poll ends (API.md §5): now when it is answered at once
+            // (events or drops to tell, or no wait), else at its deadline (an emit that answers it sooner leaves
+            // that, more lenient, never shorter). A poll that releases the waiting one sets it; another only
+            // extends it.
+            let missed = dropped + max(0, total - queueLimit)
+            let until = !events.isEmpty || missed > 0 || wait <= 0 ? now : now + wait
+            if supersedes {
+                try await connection.query(
+                    """
+                    UPDATE event_subscription SET acked = \(acked), cursor = \(cursor), dropped = \(dropped),
+                        active_until = \(until), generation = \(generation)
+                    WHERE id = \(id)
+                    """, logger: logger)
+            } else {
+                try await connection.query(
+                    """
+                    UPDATE event_subscription SET acked = \(acked), cursor = \(cursor), dropped = \(dropped),
+                        active_until = GREATEST(active_until, \(until)), generation = \(generation)
+                    WHERE id = \(id)
+                    """, logger: logger)
+            }
             return SharedPollState(
-                events: events, cursor: cursor, missed: dropped + max(0, total - queueLimit), shapes: shapes,
-                latestSeq: latest, generation: generation)
+                events: events, cursor: cursor, missed: missed, shapes: shapes, latestSeq: latest,
+                generation: generation)
         }
     }
 
