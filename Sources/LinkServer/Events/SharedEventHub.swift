@@ -295,8 +295,11 @@ final class SharedEventHub: EventHub {
         let subscribed = Set(found.shapes)
         var events: [JSONValue] = []
         for stored in found.events {
-            // The subscriber's best-matching type: the first of the emit's matches (best first) it subscribed to.
-            guard let index = stored.shapes.firstIndex(where: subscribed.contains),
+            // The subscriber's best-matching type: the first of the emit's matches (best first) it subscribed to
+            // (a type removed since counts for the events it had queued by then).
+            let retired = found.retired.filter { $0.through >= stored.seq }.map(\.shape)
+            guard
+                let index = stored.shapes.firstIndex(where: { subscribed.contains($0) || retired.contains($0) }),
                 case .array(let bodies) = try JSONParser.parse(stored.body), index < bodies.count,
                 case .object(var event) = bodies[index]
             else { continue }

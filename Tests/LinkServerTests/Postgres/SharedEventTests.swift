@@ -247,6 +247,32 @@ extension PostgresSuites {
             #expect(received.map { $0["location"] } == ["/gone/1"])
         }
 
+        /// API.md §5: events stay queued until acknowledged; removing their type stops new ones, not those queued
+        /// (as the embedded bus keeps them), on every instance, until a poll acknowledges them.
+        @Test func eventsQueuedBeforeTheirTypeIsRemovedAreStillDelivered() throws {
+            let servers = try Self.three()
+            let (a, b, c) = (servers[0].port, servers[1].port, servers[2].port)
+            let subscription = try Self.subscribe(a, path: "/dl/:p")
+            let other = try Self.subscribe(a, path: "/kept/:p")
+            let first = try #require(try Self.emit(a, "/dl/1")["seq"]?.intValue)
+            let second = try #require(try Self.emit(b, "/dl/2")["seq"]?.intValue)
+            #expect(try HTTPClient(port: b).request("DELETE", "/v1/events?pattern=/dl/:p").status == 204)
+            // Registered again, and emitted to: not for the old subscription.
+            #expect(try HTTPClient(port: c).post("/v1/events", ["path": "/dl/:p"]).status == 201)
+            #expect(try Self.emit(c, "/dl/3")["delivered"] == 0)
+            for port in [a, b, c] {
+                let answer = try Self.poll(port, subscription.id, after: subscription.cursor)
+                let events = answer.json?["events"]?.arrayValue ?? []
+                #expect(events.map { $0["seq"]?.intValue } == [first, second], "\(answer.text)")
+                #expect(events.first?["pattern"] == "/dl/:p")
+                #expect(events.first?["params"] == ["p": "1"])
+                #expect(answer.json?["missed"] == 0)
+            }
+            // Acknowledged, they are gone; the subscription's other types go on as before.
+            #expect(try Self.poll(c, subscription.id, after: second).json?["events"] == [])
+            #expect(try Self.poll(a, other.id, after: other.cursor).json?["events"] == [])
+        }
+
         /// A subscription the shared store refuses (too many) registers nothing, on the instance that planned its
         /// types too: the shared hub had put them on its bus before the store refused.
         @Test func aRefusedSubscriptionRegistersNoTypeOnAnyInstance() throws {

@@ -71,6 +71,18 @@ enum PostgresSchema {
                 """,
             ]
         ),
+        (
+            3,
+            [
+                // The shapes of removed types a subscription had, each with the last `seq` committed when it was
+                // removed: the events of it queued by then are still delivered (API.md §5: events stay queued until
+                // acknowledged), none after (its subscriptions stop receiving it).
+                """
+                ALTER TABLE event_subscription ADD COLUMN retired text[] NOT NULL DEFAULT '{}',
+                    ADD COLUMN retired_through bigint[] NOT NULL DEFAULT '{}'
+                """
+            ]
+        ),
     ]
 }
 

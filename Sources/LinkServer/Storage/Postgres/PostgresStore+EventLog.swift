@@ -10,6 +10,8 @@ struct SharedPollState: Sendable {
     var missed: Int
     /// The subscription's pattern shapes.
     var shapes: [String]
+    /// The shapes of its types removed since it subscribed, each with the last `seq` of it the subscription gets.
+    var retired: [(shape: String, through: Int)] = []
     /// The last `seq` committed when the poll read the log: a waiting poll checks events after it.
     var latestSeq: Int
     /// The poll's generation: a waiting poll with a smaller one is released.
@@ -18,6 +20,14 @@ struct SharedPollState: Sendable {
 
 /// The shared event bus in PostgreSQL (API.md §12): subscriptions, the event log, `seq` in commit order.
 extension PostgresStore {
+    /// Whether event `e` is one of subscription `s`'s: it matched one of its types, or one of them removed since,
+    /// no later than its removal.
+    static let reaches = """
+        (e.shapes && s.shapes OR EXISTS (
+            SELECT 1 FROM unnest(s.retired, s.retired_through) r(shape, through)
+            WHERE e.seq <= r.through AND r.shape = ANY(e.shapes)))
+        """
+
     /// Opens a subscription at the current `seq`; `too_many_subscriptions` past `limit` live ones.
     func createSubscription(id: String, shapes: [String], ttl: Int64, now: Int64, limit: Int) throws -> Int {
         try transaction { connection, logger in
@@ -66,15 +76,16 @@ extension PostgresStore {
         try transaction { connection, logger in
             let rows = try await connection.query(
                 """
-                SELECT shapes, acked, cursor, dropped, dropped_through, ttl_ms, active_until, generation
+                SELECT shapes, acked, cursor, dropped, dropped_through, ttl_ms, active_until, generation, retired,
+                    retired_through
                 FROM event_subscription WHERE id = \(id) FOR UPDATE
                 """, logger: logger
-            ).decode(([String], Int, Int, Int, Int, Int64, Int64, Int).self)
-            var found: ([String], Int, Int, Int, Int, Int64, Int64, Int)?
+            ).decode(([String], Int, Int, Int, Int, Int64, Int64, Int, [String], [Int]).self)
+            var found: ([String], Int, Int, Int, Int, Int64, Int64, Int, [String], [Int])?
             for try await row in rows { found = row }
             guard let found else { return nil }
-            let (shapes, _, _, _, droppedThrough, ttl, activeUntil, _) = found
-            var (_, acked, cursor, dropped, _, _, _, generation) = found
+            let (shapes, _, _, _, droppedThrough, ttl, activeUntil, _, retired, retiredThrough) = found
+            var (_, acked, cursor, dropped, _, _, _, generation, _, _) = found
             if activeUntil + ttl < now {
                 try await connection.query("DELETE FROM event_subscription WHERE id = \(id)", logger: logger)
                 try await connection.bumpRevision(.subscriptions, logger: logger)
@@ -93,9 +104,12 @@ extension PostgresStore {
             var total = 0
             let queued = try await connection.query(
                 """
-                SELECT seq, shapes, body, count(*) OVER () FROM event_log
-                WHERE seq > \(acked) AND seq <= \(latest) AND shapes && \(shapes)::text[]
-                ORDER BY seq DESC LIMIT \(queueLimit)
+                SELECT e.seq, e.shapes, e.body, count(*) OVER () FROM event_log e
+                WHERE e.seq > \(acked) AND e.seq <= \(latest) AND (
+                    e.shapes && \(shapes)::text[] OR EXISTS (
+                        SELECT 1 FROM unnest(\(retired)::text[], \(retiredThrough)::bigint[]) r(shape, through)
+                        WHERE e.seq <= r.through AND r.shape = ANY(e.shapes)))
+                ORDER BY e.seq DESC LIMIT \(queueLimit)
                 """, logger: logger
             ).decode((Int, [String], String, Int).self)
             for try await (seq, eventShapes, body, count) in queued {
@@ -132,8 +146,8 @@ extension PostgresStore {
                     """, logger: logger)
             }
             return SharedPollState(
-                events: events, cursor: cursor, missed: missed, shapes: shapes, latestSeq: latest,
-                generation: generation)
+                events: events, cursor: cursor, missed: missed, shapes: shapes,
+                retired: Array(zip(retired, retiredThrough)), latestSeq: latest, generation: generation)
         }
     }
 
@@ -188,16 +202,17 @@ extension PostgresStore {
     /// them (woken polls: one query for all). A subscription that no longer exists is absent.
     func queues(_ ids: [String], latest: Int, queueLimit: Int) throws -> [String: SharedPollState] {
         guard !ids.isEmpty else { return [:] }
-        typealias Row = (String, [String], Int, Int, Int?, [String]?, String?, Int?)
+        typealias Row = (String, [String], Int, Int, [String], [Int], Int?, [String]?, String?, Int?)
         let rows: [Row] = try run { client, logger in
             var rows: [Row] = []
             let sequence = try await client.query(
                 """
-                SELECT s.id, s.shapes, s.cursor, s.dropped, q.seq, q.shapes, q.body, q.total
+                SELECT s.id, s.shapes, s.cursor, s.dropped, s.retired, s.retired_through, q.seq, q.shapes, q.body,
+                    q.total
                 FROM event_subscription s
                 LEFT JOIN LATERAL (
                     SELECT e.seq, e.shapes, e.body, count(*) OVER () AS total FROM event_log e
-                    WHERE e.seq > s.acked AND e.seq <= \(latest) AND e.shapes && s.shapes
+                    WHERE e.seq > s.acked AND e.seq <= \(latest) AND \(unescaped: PostgresStore.reaches)
                     ORDER BY e.seq DESC LIMIT \(queueLimit)
                 ) q ON true
                 WHERE s.id = ANY(\(ids)::text[])
@@ -207,11 +222,12 @@ extension PostgresStore {
         }
         var states: [String: SharedPollState] = [:]
         var totals: [String: Int] = [:]
-        for (id, shapes, cursor, dropped, seq, eventShapes, body, total) in rows {
+        for (id, shapes, cursor, dropped, retired, retiredThrough, seq, eventShapes, body, total) in rows {
             var state =
                 states[id]
                 ?? SharedPollState(
-                    events: [], cursor: cursor, missed: dropped, shapes: shapes, latestSeq: latest, generation: 0)
+                    events: [], cursor: cursor, missed: dropped, shapes: shapes,
+                    retired: Array(zip(retired, retiredThrough)), latestSeq: latest, generation: 0)
             if let seq, let eventShapes, let body {
                 state.events.append((seq, eventShapes, body))
                 state.cursor = max(state.cursor, seq)
@@ -281,9 +297,16 @@ extension PostgresStore {
                 """
                 UPDATE event_subscription s SET dropped = s.dropped + (
                         SELECT count(*) FROM event_log e
-                        WHERE e.seq > s.acked AND e.seq <= \(cut) AND e.shapes && s.shapes),
+                        WHERE e.seq > s.acked AND e.seq <= \(cut) AND \(unescaped: PostgresStore.reaches)),
                     dropped_through = GREATEST(s.dropped_through, \(cut))
                 WHERE s.acked < \(cut)
+                """, logger: logger)
+            // Retired shapes whose last event the subscription acknowledged (or counted as dropped) are done with.
+            try await connection.query(
+                """
+                UPDATE event_subscription SET retired = '{}', retired_through = '{}'
+                WHERE cardinality(retired) > 0 AND GREATEST(acked, dropped_through) >= (
+                    SELECT max(t) FROM unnest(retired_through) t)
                 """, logger: logger)
             try await connection.query("DELETE FROM event_log WHERE seq <= \(cut)", logger: logger)
             return ()

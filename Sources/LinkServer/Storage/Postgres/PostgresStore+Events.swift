@@ -35,10 +35,14 @@ extension PostgresStore {
         try transaction { connection, logger in
             try await connection.query("DELETE FROM event_type WHERE shape = \(shape)", logger: logger)
             // Its subscriptions stop receiving it (API.md §5), also once the same pattern is registered again:
-            // delivery compares shapes, so the shape leaves every subscription with the type.
+            // delivery compares shapes, so the shape leaves every subscription with the type. What they had queued
+            // of it stays theirs until acknowledged: the shape is kept as retired through the last `seq` committed.
             try await connection.query(
                 """
-                UPDATE event_subscription SET shapes = array_remove(shapes, \(shape))
+                UPDATE event_subscription SET shapes = array_remove(shapes, \(shape)),
+                    retired = retired || \(shape)::text,
+                    retired_through = retired_through
+                        || (SELECT revision FROM change_revision WHERE name = 'events')
                 WHERE \(shape) = ANY(shapes)
                 """, logger: logger)
             try await connection.bumpRevision(.eventTypes, logger: logger)
