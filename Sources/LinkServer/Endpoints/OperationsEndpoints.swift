@@ -19,7 +19,16 @@ struct OperationsEndpoints {
                 case .starting: .now(.json(["status": "starting"], status: 503, headers: [("Retry-After", "1")]))
                 case .stopping: .now(.json(["status": "stopping"], status: 503, headers: [("Retry-After", "1")]))
                 case .unavailable:
-                    .now(.json(["status": "unavailable"], status: 503, headers: [("Retry-After", "1")]))
+                    // The shared store is lost: §1's `unavailable`, in its envelope too, beside the probe's status.
+                    .now(
+                        .json(
+                            [
+                                "status": "unavailable",
+                                "error": [
+                                    "code": "unavailable", "message": "The shared store cannot be reached",
+                                    "details": [:],
+                                ],
+                            ], status: 503, headers: [("Retry-After", "1")]))
                 }
             },
             Endpoint("GET", "/openapi.json", .open) { _, _ in

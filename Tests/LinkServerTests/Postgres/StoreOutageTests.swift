@@ -39,7 +39,9 @@ extension PostgresSuites {
             let stopped = ContinuousClock.now
             #expect(waitUntil(timeout: .seconds(8)) { (try? api.get("/readyz").status) == 503 })
             #expect(ContinuousClock.now - stopped < .seconds(6))
-            #expect(try api.get("/readyz").json?["status"] == "unavailable")
+            let ready = try api.get("/readyz")
+            #expect(ready.json?["status"] == "unavailable")
+            #expect(ready.errorCode == "unavailable")
             // Writes fail with `unavailable`; reads and resolves keep working from the last state.
             let write = try api.post("/v1/routes", ["path": "/during"])
             #expect(
