@@ -54,6 +54,12 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
         storage = Storage(segments: segments, query: query, scheme: scheme, host: host)
     }
 
+    /// Whether `other` has the same canonical text but for how its empty query values were written (`?x` and `?x=`
+    /// are one place, API.md §2): what decides a redirect's no-op and a loop.
+    func isSamePlace(as other: Location) -> Bool {
+        storage === other.storage || (segments == other.segments && query == other.query)
+    }
+
     /// The canonical path: `/` + encoded segments joined with `/` (`/users/42`, `/a%2Fb`, `/`).
     public var path: String { String(decoding: Location.encodedPath(segments[...]), as: UTF8.self) }
 

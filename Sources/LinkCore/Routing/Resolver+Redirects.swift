@@ -28,6 +28,9 @@ extension Resolver {
         // The canonical text of `location` and the chain (origin first) are only built once a rule needs them.
         var text: String?
         var chain: [String] = []
+        // The locations of `chain`: a no-op and a loop are decided on these (`?x` and `?x=` are one location,
+        // written as each came).
+        var visited: [Location] = []
         var redirects: [Resolution.Redirect] = []
 
         var known = originMatch
@@ -44,7 +47,10 @@ extension Resolver {
                 for (ruleIndex, rule) in route.redirect.enumerated() {
                     let current = text ?? location.description
                     text = current
-                    if chain.isEmpty { chain = [current] }
+                    if chain.isEmpty {
+                        chain = [current]
+                        visited = [location]
+                    }
                     if let condition = rule.when {
                         if data == nil { data = ruleData(location, current, params, context(), leaf) }
                         guard try evaluate(condition, data!, route, ruleIndex) else { continue }
@@ -53,10 +59,11 @@ extension Resolver {
                         throw intercepted(route, ruleIndex, current)
                     }
                     let next = try self.location(of: target, params: params, current: current, chain: chain)
+                    if next.isSamePlace(as: location) { continue }
                     let nextText = next.description
-                    if nextText == current { continue }
-                    let seenBefore = chain.contains(nextText)
+                    let seenBefore = visited.contains { next.isSamePlace(as: $0) }
                     chain.append(nextText)
+                    visited.append(next)
                     if seenBefore {
                         throw LinkError(
                             .redirectLoop, "Redirects came back to \(nextText)",

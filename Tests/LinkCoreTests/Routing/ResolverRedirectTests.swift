@@ -170,6 +170,26 @@ import Testing
         #expect(go.redirects == [.init(from: "/a/go", to: "/b", route: nil, rule: 1)])
     }
 
+    /// `?x` and `?x=` are one location (API.md §2), though each is written back as it came: a redirect from one to
+    /// the other is a no-op, and a chain that comes back to one through the other is a loop.
+    @Test func anEmptyValueWrittenEitherWayIsTheSameLocation() throws {
+        let resolver = try RoutingFixtures.resolver(
+            #"""
+            [{"path": "/a", "redirect": [{"to": "/a?x"}]},
+             {"path": "/p", "redirect": [{"when": {"==": [{"var": "query.x"}, ""]}, "to": "/q?x="}]},
+             {"path": "/q", "redirect": [{"to": "/p?x"}]}]
+            """#)
+        let stay = try resolver.resolve(location: "/a?x=", redirectLimit: 0)
+        #expect(stay.redirects.isEmpty)
+        #expect(stay.location.description == "/a?x=")
+        #expect {
+            try resolver.resolve(location: "/p?x=")
+        } throws: { error in
+            (error as? LinkError)?.code == .redirectLoop
+                && (error as? LinkError)?.details["chain"] == ["/p?x=", "/q?x=", "/p?x"]
+        }
+    }
+
     @Test func catchAllsKeepTheirSlashesInPathTemplates() throws {
         let resolver = try RoutingFixtures.resolver(
             #"[{"path": "/old/*rest", "redirect": [{"to": "/new/{rest}"}]}, {"path": "/new/*rest", "name": "new"}]"#)
