@@ -355,6 +355,8 @@ public final class EventBus: Sendable {
                         seq: state.seq, type: type, location: location, parameters: parameters, extra: extra,
                         time: time)
                     for (id, subscription) in subscribers where matches.count == 1 || reached.insert(id).inserted {
+                        // One past its `ttl` is gone though the sweep has not removed it yet (as a poll finds).
+                        if subscription.hasExpired(at: now) { continue }
                         delivered += 1
                         subscription.enqueue(event, limit: limits.queueLimit)
                         if let waiter = subscription.waiter {

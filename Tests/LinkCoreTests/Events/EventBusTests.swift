@@ -237,6 +237,9 @@ final class Answers: Sendable {
         }
         #expect(bus.subscriptionCount == 0)
         let other = try subscribe(bus, [EventTypeRequest(path: "/e")], ttl: 1)
+        // An emit does not reach it either, nor count it as delivered.
+        #expect(try bus.emit(location("/e"), extra: nil, time: "t", now: t0 + .milliseconds(999)).delivered == 1)
+        #expect(try bus.emit(location("/e"), extra: nil, time: "t", now: t0 + .seconds(1)).delivered == 0)
         #expect { try bus.cancel(other, now: t0 + .seconds(1)) } throws: {
             ($0 as? LinkError)?.code == .subscriptionNotFound
         }
