@@ -87,8 +87,15 @@ final class ClickLedger: Sendable {
             }
             guard !batch.isEmpty else { return }
             do {
-                try store.addClickCounts(
-                    batch.map { ClickCount(key: $0.key, name: $0.value.name, count: $0.value.count) })
+                let written = batch.map { ClickCount(key: $0.key, name: $0.value.name, count: $0.value.count) }
+                try store.addClickCounts(written)
+                // What is stored now: the counters last read, kept for an outage, include it.
+                lastRead.withLock { reads in
+                    for index in reads.indices {
+                        let range = reads[index].range
+                        reads[index].counts += written.lazy.filter { range.contains($0.key.day) }
+                    }
+                }
             } catch {
                 logger.error("click statistics write failed; kept for the next try", metadata: ["error": "\(error)"])
                 // Back in front of what came meanwhile: they are the oldest.
@@ -130,7 +137,8 @@ final class ClickLedger: Sendable {
     }
 
     private func remember(_ counts: [ClickCount], of range: DayRange) {
-        guard counts.count <= ClickLedger.rowsKept else { return }
+        // Only a shared store can be lost; a kept range grows by what is written until it is read again.
+        guard store.isShared, counts.count <= ClickLedger.rowsKept else { return }
         lastRead.withLock { reads in
             reads.removeAll { $0.range == range }
             reads.append((range, counts))
