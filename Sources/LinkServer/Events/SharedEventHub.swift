@@ -92,7 +92,7 @@ final class SharedEventHub: EventHub {
     }
 
     func cancel(_ id: String) throws {
-        guard try store.deleteSubscription(id: id) else { throw EventBus.notFound(id) }
+        guard try store.deleteSubscription(id: id, now: clock()) else { throw EventBus.notFound(id) }
         release(id, before: .max)
     }
 
@@ -128,12 +128,13 @@ final class SharedEventHub: EventHub {
         return result
     }
 
-    /// With no live subscription known here, the database is asked in the statement that would store the event:
-    /// the count this instance keeps is refreshed only when the follower hears of a subscription made elsewhere,
-    /// and a click that comes right after one's 201 must still reach it (API.md §12: "its 201 means it is stored").
+    /// The database is asked in the statement that would store the event: the subscriptions this instance knows of
+    /// are counted again only when the follower hears of one made elsewhere, and a click that comes right after
+    /// one's 201 must still reach it (API.md §12: "its 201 means it is stored"); nor is a click stored for
+    /// subscriptions to other types.
     func emitIfHeard(_ event: () -> (location: Location, extra: JSONValue, time: String)) throws {
         let (location, extra, time) = event()
-        _ = try append(location, extra: extra, time: time, onlyIfHeard: !hasSubscriptions)
+        _ = try append(location, extra: extra, time: time, onlyIfHeard: true)
     }
 
     private func append(_ location: Location, extra: JSONValue, time: String, onlyIfHeard: Bool) throws
@@ -173,7 +174,6 @@ final class SharedEventHub: EventHub {
         for waiter in waiters { waiter.complete(waiter.empty) }
     }
 
-    private var hasSubscriptions: Bool { state.withLock { $0.subscriptions > 0 } }
     var subscriptionCount: Int { state.withLock { $0.subscriptions } }
     var waitingCount: Int { state.withLock { $0.waiters.count } }
     var pollsOnce: Bool { true }

@@ -202,15 +202,24 @@ extension PostgresSuites {
             let reply = try HTTPClient(port: servers[0].port).post(
                 "/v1/events/subscriptions", ["events": [["path": "/seek/:p"]], "ttl": 1])
             let id = try #require(reply.json?["id"]?.stringValue)
-            #expect(try Self.emit(servers[0].port, "/seek/1")["delivered"] == 1)
-            let answered = try Self.poll(servers[1].port, id, after: 0, wait: 20)
-            #expect(answered.json?["events"]?.arrayValue?.count == 1)
-            // Unpolled since: an emit reaches it no more once its second is up (emits do not keep it alive).
+            let second = try #require(
+                try HTTPClient(port: servers[0].port).post(
+                    "/v1/events/subscriptions", ["events": [["path": "/seek/:p"]], "ttl": 1]
+                ).json?["id"]?.stringValue)
+            #expect(try Self.emit(servers[0].port, "/seek/1")["delivered"] == 2)
+            for subscription in [id, second] {
+                let answered = try Self.poll(servers[1].port, subscription, after: 0, wait: 20)
+                #expect(answered.json?["events"]?.arrayValue?.count == 1)
+            }
+            // Unpolled since: an emit reaches them no more once their second is up (emits do not keep them alive).
             #expect(
                 waitUntil(timeout: .seconds(6)) {
                     (try? Self.emit(servers[2].port, "/seek/2")["delivered"]?.intValue) == 0
                 })
             #expect(try Self.poll(servers[2].port, id, after: 0).errorCode == "subscription_not_found")
+            // Nor can one past its ttl be cancelled, before the sweep has removed it as after.
+            let cancel = try HTTPClient(port: servers[1].port).request("DELETE", "/v1/events/subscriptions/\(second)")
+            #expect(cancel.status == 404 && cancel.errorCode == "subscription_not_found")
         }
 
         @Test func aTypeRegisteredOnAIsUsableOnBAtOnce() throws {

@@ -28,6 +28,13 @@ extension PostgresSuites {
                 })
 
             let statsBefore = try #require(try api.get("/v1/stats/clicks").json?["clicks"]?.intValue)
+            // A click written to the store after that read (B reads the store) still counts during the outage.
+            #expect(try HTTPClient(port: a.linksPort).get("/users/1", headers: click).status == 302)
+            #expect(
+                waitUntil(timeout: .seconds(5)) {
+                    (try? HTTPClient(port: b.port).get("/v1/stats/clicks").json?["clicks"]?.intValue)
+                        == statsBefore + 1
+                })
             // A live `linkClick` subscription: a click does not wait on the lost store to announce itself.
             #expect(
                 try api.post("/v1/events/subscriptions", ["events": [["name": "linkClick"]], "ttl": 600]).status
@@ -69,7 +76,7 @@ extension PostgresSuites {
             // for, with the clicks counted since; a range never read is 503 `unavailable`.
             let stats = try api.get("/v1/stats/clicks")
             #expect(stats.status == 200, "\(stats.status) \(stats.text)")
-            #expect((stats.json?["clicks"]?.intValue ?? 0) >= statsBefore + 5)
+            #expect((stats.json?["clicks"]?.intValue ?? 0) >= statsBefore + 6)
             let never = try api.get("/v1/stats/clicks?from=2020-01-01&to=2020-01-31")
             #expect(never.status == 503 && never.errorCode == "unavailable")
 

@@ -55,16 +55,18 @@ extension PostgresStore {
         }
     }
 
-    /// Closes a subscription; `false` when there was none. A poll waiting on it anywhere is released.
-    func deleteSubscription(id: String) throws -> Bool {
+    /// Closes a subscription; `false` when there was none, or only one past its `ttl` at `now` (removed all the same,
+    /// as a poll would find it gone). A poll waiting on it anywhere is released.
+    func deleteSubscription(id: String, now: Int64) throws -> Bool {
         try transaction { connection, logger in
             let deleted = try await connection.query(
-                "DELETE FROM event_subscription WHERE id = \(id) RETURNING id", logger: logger
-            ).collectColumn(String.self)
-            guard !deleted.isEmpty else { return false }
+                "DELETE FROM event_subscription WHERE id = \(id) RETURNING active_until + ttl_ms >= \(now)",
+                logger: logger
+            ).collectColumn(Bool.self)
+            guard let live = deleted.first else { return false }
             try await connection.bumpRevision(.subscriptions, logger: logger)
             try await connection.notifyPoll(id, generation: Int.max, logger: logger)
-            return true
+            return live
         }
     }
 
@@ -170,7 +172,9 @@ extension PostgresStore {
     func appendEvent(shapes: [String], body: String, now: Int64, onlyIfHeard: Bool) throws -> (
         seq: Int, delivered: Int
     )? {
-        let rows = try run { client, logger in
+        // A click waits on it (`linkClick`): as briefly as on its other store calls.
+        let rows = try run(timeout: onlyIfHeard ? PostgresStore.clickTimeout : PostgresStore.timeout) {
+            client, logger in
             try await client.query(
                 """
                 WITH heard AS (

@@ -33,6 +33,13 @@ extension PostgresStore {
     func deleteEventType(_ type: EventType) throws {
         let shape = type.pattern.shape()
         try transaction { connection, logger in
+            // FOR SHARE: an emit under way (which holds the row from its `seq` to its commit) commits first, so the
+            // `seq` read is the last one that can carry the type for its subscriptions; a later emit waits for this
+            // removal and no longer reaches them.
+            let through =
+                try await connection.query(
+                    "SELECT revision FROM change_revision WHERE name = 'events' FOR SHARE", logger: logger
+                ).collectColumn(Int.self).first ?? 0
             try await connection.query("DELETE FROM event_type WHERE shape = \(shape)", logger: logger)
             // Its subscriptions stop receiving it (API.md §5), also once the same pattern is registered again:
             // delivery compares shapes, so the shape leaves every subscription with the type. What they had queued
@@ -41,8 +48,7 @@ extension PostgresStore {
                 """
                 UPDATE event_subscription SET shapes = array_remove(shapes, \(shape)),
                     retired = retired || \(shape)::text,
-                    retired_through = retired_through
-                        || (SELECT revision FROM change_revision WHERE name = 'events')
+                    retired_through = retired_through || \(through)::bigint
                 WHERE \(shape) = ANY(shapes)
                 """, logger: logger)
             try await connection.bumpRevision(.eventTypes, logger: logger)
