@@ -299,10 +299,25 @@ extension LinksDispatcher {
         purpose?.lowercased().contains("prefetch") ?? false
     }
 
-    /// Whether `Accept` lists `application/json` and not `text/html`.
+    /// Whether `Accept` lists `application/json` and not `text/html` (API.md §7 step 7): each element's media type
+    /// compared whole and without case (not `application/jsonx`), an element with `q=0` not listing its type
+    /// (RFC 9110 §12.5.1: not acceptable).
     static func wantsJSON(_ accept: String?) -> Bool {
-        guard let accept = accept?.lowercased() else { return false }
-        return accept.contains("application/json") && !accept.contains("text/html")
+        guard let accept else { return false }
+        var json = false
+        for element in accept.split(separator: ",") {
+            let parts = element.split(separator: ";")
+            guard let type = parts.first?.trimmingSpaces.lowercased(), !type.isEmpty else { continue }
+            let refused = parts.dropFirst().contains { parameter in
+                let pair = parameter.split(separator: "=", maxSplits: 1)
+                guard pair.count == 2, pair[0].trimmingSpaces.lowercased() == "q" else { return false }
+                return Double(pair[1].trimmingSpaces) == 0
+            }
+            if refused { continue }
+            if type == "text/html" { return false }
+            if type == "application/json" { json = true }
+        }
+        return json
     }
 
     /// `url` (a whole link, as an app was opened with) without the reserved query items `_lsp` and `lst`.

@@ -3,8 +3,9 @@
 struct ReceivedHeaders {
     private var fields = RequestHeaders()
     var framing = RequestFraming()
-    /// `X-Forwarded-For`'s lines joined, appended to in place (a client may send hundreds of lines).
+    /// `X-Forwarded-For`'s lines joined, appended to in place (a client may send hundreds of lines); `Accept`'s too.
     private var forwardedFor: String?
+    private var accept: String?
     /// Only the first `fieldCount` fields of ``RequestHeaders/Field`` are read (the API listener needs fewer).
     let fieldCount: Int
 
@@ -16,12 +17,13 @@ struct ReceivedHeaders {
     consuming func takeHeaders() -> RequestHeaders {
         var headers = fields
         if let forwardedFor { headers[.forwardedFor] = forwardedFor }
+        if let accept { headers[.accept] = accept }
         return headers
     }
 
     /// Records one header as libmicrohttpd stores it (`value` NUL-terminated, `valueSize` bytes before the NUL). Of
-    /// a name sent twice the first value is read, as `MHD_lookup_connection_value` does, except `X-Forwarded-For`,
-    /// whose lines are one list (RFC 9110 §5.3): a proxy may add its own line after the client's.
+    /// a name sent twice the first value is read, as `MHD_lookup_connection_value` does, except `X-Forwarded-For`
+    /// and `Accept`, whose lines are one list (RFC 9110 §5.3): a proxy may add its own line after the client's.
     mutating func add(name: UnsafeRawBufferPointer, value: UnsafePointer<CChar>?, valueSize: Int) {
         framing.add(
             name: name.assumingMemoryBound(to: UInt8.self),
@@ -29,15 +31,21 @@ struct ReceivedHeaders {
                 ?? "")
         guard let value, let field = RequestHeaders.field(named: name), field.rawValue < fieldCount else { return }
         if field == .forwardedFor {
-            let line = UnsafeRawBufferPointer(start: value, count: valueSize)
-            if forwardedFor == nil {
-                forwardedFor = String(decoding: line, as: UTF8.self)
-            } else {
-                forwardedFor?.append(",")
-                forwardedFor?.append(String(decoding: line, as: UTF8.self))
-            }
+            ReceivedHeaders.join(UnsafeRawBufferPointer(start: value, count: valueSize), to: &forwardedFor)
+        } else if field == .accept {
+            ReceivedHeaders.join(UnsafeRawBufferPointer(start: value, count: valueSize), to: &accept)
         } else if fields[field] == nil {
             fields[field] = String(cString: value)
+        }
+    }
+
+    /// Appends one line of a list field to what its earlier lines gave, in place.
+    private static func join(_ line: UnsafeRawBufferPointer, to list: inout String?) {
+        if list == nil {
+            list = String(decoding: line, as: UTF8.self)
+        } else {
+            list?.append(",")
+            list?.append(String(decoding: line, as: UTF8.self))
         }
     }
 }

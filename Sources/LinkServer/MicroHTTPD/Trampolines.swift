@@ -55,13 +55,33 @@ enum Trampolines {
         var bytes = 0
         if let uri {
             bytes = strlen(uri)
-            target = String(cString: uri)
+            target = Trampolines.target(UnsafeRawBufferPointer(start: uri, count: bytes))
             // The service parses the query from its own copy; MHD's split of it would only fill the pool.
             cmhd_hide_query_from_argument_parser(uri)
         }
         let state = ConnectionState(connection: connection, rawTarget: target, rawTargetBytes: bytes, watched: watched)
         Unmanaged<Daemon>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.requestStarted() }
         return Unmanaged.passRetained(state).toOpaque()
+    }
+
+    /// The request target as text. Raw bytes that are not UTF-8 are not repaired (a repair, U+FFFD, would serve
+    /// `/users/\xFF` and `/users/\xFE` as one location): every byte from 0x80 is written percent-encoded instead, so
+    /// the target is refused as a malformed escape would be (400 `invalid_url`, a 400 page for a click). Raw UTF-8
+    /// stays as it is (API.md §2: raw non-ASCII input is accepted).
+    static func target(_ bytes: UnsafeRawBufferPointer) -> String {
+        let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
+        if let text = String(validating: utf8, as: UTF8.self) { return text }
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(utf8.count * 3)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in utf8 {
+            if byte < 0x80 {
+                escaped.append(byte)
+            } else {
+                escaped.append(contentsOf: [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            }
+        }
+        return String(decoding: escaped, as: UTF8.self)
     }
 
     /// `MHD_NotifyConnectionCallback`: a connection was accepted or is about to be closed. The connection's

@@ -174,6 +174,28 @@ import Testing
         }
     }
 
+    /// Raw bytes that are not UTF-8 in the target are refused as a malformed escape is (API.md §1 `invalid_url`), not
+    /// repaired: `\xFF` and `\xFE` were both served as U+FFFD, one location. Raw UTF-8 is served (§2).
+    @Test func aRawTargetThatIsNotUTF8IsInvalidURL() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            #expect(try client.post("/v1/routes", ["path": "/users/:id", "name": "user"]).status == 201)
+            for bytes: [UInt8] in [[0xFF], [0xFE], [0xC3], [0xE6, 0xB8]] {
+                let raw = server.client()
+                try raw.sendRaw(
+                    Array("GET /v1/resolve?url=/users/".utf8) + bytes + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+                let reply = try raw.readResponse()
+                #expect(reply.status == 400, "\(bytes): \(reply.text)")
+                #expect(reply.errorCode == "invalid_url")
+            }
+            let raw = server.client()
+            try raw.sendRaw(Array("GET /v1/resolve?url=/users/清华 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            let served = try raw.readResponse()
+            #expect(served.status == 200)
+            #expect(served.json?["params"]?["id"] == "清华")
+        }
+    }
+
     /// A NUL before the `?` hides the query from the cut in the URI-log callback, so libmicrohttpd still splits
     /// it and, with enough items, loses its own answer and waits for a head it already has; the head timeout then
     /// closes the connection (docs/reliability.md). Either way the request is never served.

@@ -300,6 +300,23 @@ import Testing
             let stats = try server.client().get("/v1/stats/clicks", headers: ["Authorization": "Bearer r"])
             #expect(stats.json?["clicks"] == 0)
             #expect(stats.json?["unmatched"] == 0)
+            // Each media type compared whole, `q=0` refusing it, repeated lines one list (RFC 9110 §12.5.1).
+            for accept in ["application/jsonx", "application/json;q=0", "application/json, text/html;q=0.5"] {
+                #expect(
+                    try get(links(server), "/users/42", agent: Self.iPhone, accept: accept).status == 302, "\(accept)")
+            }
+            for accept in [
+                "Application/JSON; charset=utf-8", "text/html;q=0, application/json", "*/*, application/json",
+            ] {
+                #expect(
+                    try get(links(server), "/users/42", agent: Self.iPhone, accept: accept).status == 200, "\(accept)")
+            }
+            let raw = links(server)
+            try raw.sendRaw(
+                Array(
+                    "GET /users/42 HTTP/1.1\r\nHost: links.example.com\r\nAccept: application/json\r\nAccept: text/html\r\n\r\n"
+                        .utf8))
+            #expect(try raw.readResponse().status == 302)
         }
     }
 
