@@ -13,6 +13,9 @@ struct RequestFraming: Sendable, Equatable {
     var contentLengths: [String] = []
     /// Every `Transfer-Encoding` value, in order, as libmicrohttpd stores it.
     var transferEncodings: [String] = []
+    /// Whether a header line was folded (obs-fold, RFC 9112 §5.2), which libmicrohttpd 0.9.75 joins to the field's
+    /// name: every field read is then suspect (`Content-: 1` + ` Length` reads as `Content-Length: 1`).
+    var folded = false
 
     /// Records one request header (its name's bytes as received); other names are ignored.
     mutating func add(name: UnsafeBufferPointer<UInt8>, value: @autoclosure () -> String) {
@@ -31,6 +34,11 @@ struct RequestFraming: Sendable, Equatable {
     /// Throws when the framing is ambiguous (400 `invalid_request`) or uses a transfer coding the service does not
     /// implement (501 `not_implemented`).
     func check() throws(LinkError) {
+        if folded {
+            throw LinkError(
+                .invalidRequest, "A header field may not be folded over several lines",
+                details: ["reason": "folded header"])
+        }
         if !transferEncodings.isEmpty {
             if !contentLengths.isEmpty {
                 throw LinkError(

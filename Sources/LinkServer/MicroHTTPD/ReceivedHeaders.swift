@@ -25,6 +25,7 @@ struct ReceivedHeaders {
     /// a name sent twice the first value is read, as `MHD_lookup_connection_value` does, except `X-Forwarded-For`
     /// and `Accept`, whose lines are one list (RFC 9110 §5.3): a proxy may add its own line after the client's.
     mutating func add(name: UnsafeRawBufferPointer, value: UnsafePointer<CChar>?, valueSize: Int) {
+        if !ReceivedHeaders.isInPlace(name: name, value: value) { framing.folded = true }
         framing.add(
             name: name.assumingMemoryBound(to: UInt8.self),
             value: value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) }
@@ -37,6 +38,22 @@ struct ReceivedHeaders {
         } else if fields[field] == nil {
             fields[field] = String(cString: value)
         }
+    }
+
+    /// Whether a field is where libmicrohttpd 0.9.75 parses an unfolded line: in the read buffer, its name, the `:`
+    /// (overwritten with a NUL), spaces or tabs, then its value. A folded line's continuation is joined to the
+    /// *name*, which libmicrohttpd copies elsewhere in the connection's pool to grow it, so the value no longer
+    /// follows it (the only trace of the fold it leaves in what the service can read).
+    static func isInPlace(name: UnsafeRawBufferPointer, value: UnsafePointer<CChar>?) -> Bool {
+        guard let value, let start = name.baseAddress else { return true }
+        let end = start + name.count
+        let gap = UnsafeRawPointer(value) - end
+        // The `:` and the spaces or tabs before the value, within one line of the connection's memory (a name copied
+        // to grow it lies after the read buffer, so the value comes before it).
+        guard gap >= 1, gap <= 1 << 16 else { return false }
+        let between = UnsafeRawBufferPointer(start: end, count: gap).dropFirst()
+        return end.load(as: UInt8.self) == 0
+            && between.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
     }
 
     /// Appends one line of a list field to what its earlier lines gave, in place.

@@ -158,6 +158,44 @@ import Testing
         }
     }
 
+    // MARK: - Folded header lines
+
+    /// libmicrohttpd 0.9.75 joins a folded line (obs-fold, RFC 9112 §5.2) to the field's name, so `Content-: 34` and
+    /// ` Length` read as `Content-Length: 34`, and a folded `Content-Length:` loses its value: any folded head is
+    /// refused (400, closed) before its framing or its fields are used, and what follows is never read as a request.
+    @Test(arguments: [
+        "Content-: \(FramingTests.foldedBody.utf8.count)\r\n Length\r\n",
+        "Content-Length:\r\n \(FramingTests.foldedBody.utf8.count)\r\n",
+        "Transfer-: chunked\r\n Encoding\r\n",
+        "X-Note: a\r\n\tb\r\nContent-Length: \(FramingTests.foldedBody.utf8.count)\r\n",
+    ])
+    func aFoldedHeaderIsRefusedAndClosed(_ fields: String) throws {
+        try withServer { (server) throws in
+            let reply = try exchange(
+                server,
+                "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + fields + "\r\n"
+                    + Self.foldedBody)
+            #expect(reply.statuses == [400], "\(reply.text)")
+            #expect(reply.errorCode == "invalid_request")
+            #expect(reply.headers["connection"] == "close")
+        }
+    }
+
+    /// A body, then a second request: what a server that framed the folded head otherwise could read as one.
+    private static let foldedBody = #"{"url": "/u/1"}"# + smuggled
+
+    /// Unfolded heads are untouched by the check: a value after many spaces or tabs, an empty value.
+    @Test func unfoldedHeadsAreServed() throws {
+        try withServer { (server) throws in
+            let spaces = String(repeating: " ", count: 2000)
+            let reply = try exchange(
+                server,
+                "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Empty:\r\nX-Spaced:\(spaces)value\r\nX-Tab:\t\tv\r\n"
+                    + "Connection: close\r\n\r\n")
+            #expect(reply.statuses == [200], "\(reply.text)")
+        }
+    }
+
     // MARK: - NUL in the request target
 
     @Test(arguments: ["/v1/resolve?url=/users/a\u{0}b", "/healthz\u{0}/ignored", "/v1/resolve?url=/users/a\u{0}"])
