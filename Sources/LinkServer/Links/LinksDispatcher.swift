@@ -304,20 +304,41 @@ extension LinksDispatcher {
     /// (RFC 9110 §12.5.1: not acceptable).
     static func wantsJSON(_ accept: String?) -> Bool {
         guard let accept else { return false }
-        var json = false
-        for element in accept.split(separator: ",") {
-            let parts = element.split(separator: ";")
-            guard let type = parts.first?.trimmingSpaces.lowercased(), !type.isEmpty else { continue }
-            let refused = parts.dropFirst().contains { parameter in
-                let pair = parameter.split(separator: "=", maxSplits: 1)
-                guard pair.count == 2, pair[0].trimmingSpaces.lowercased() == "q" else { return false }
-                return Double(pair[1].trimmingSpaces) == 0
+        // Scanned in place: every click reads it.
+        return accept.withUTF8Bytes { bytes in
+            var json = false
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
+                let element = start..<end
+                start = end + 1
+                let typeEnd = bytes[element].firstIndex(of: UInt8(ascii: ";")) ?? end
+                let type = UnsafeBufferPointer(rebasing: bytes[bytes.trimmingSpaces(element.lowerBound..<typeEnd)])
+                let html = type.count == 9 && type.starts(caseInsensitiveWith: "text/html")
+                let isJSON = type.count == 16 && type.starts(caseInsensitiveWith: "application/json")
+                guard html || isJSON, !refusesItself(bytes, parameters: typeEnd..<end) else { continue }
+                if html { return false }
+                json = true
             }
-            if refused { continue }
-            if type == "text/html" { return false }
-            if type == "application/json" { json = true }
+            return json
         }
-        return json
+    }
+
+    /// Whether the parameters of an `Accept` element (`;q=0;…`) give it the weight 0: not acceptable (RFC 9110
+    /// §12.4.2: `q=0`, `q=0.`, `q=0.000`).
+    private static func refusesItself(_ bytes: UnsafeBufferPointer<UInt8>, parameters: Range<Int>) -> Bool {
+        var start = parameters.lowerBound
+        while start < parameters.upperBound {
+            let end =
+                bytes[(start + 1)..<parameters.upperBound].firstIndex(of: UInt8(ascii: ";")) ?? parameters.upperBound
+            let parameter = UnsafeBufferPointer(rebasing: bytes[bytes.trimmingSpaces((start + 1)..<end)])
+            start = end
+            guard parameter.count >= 3, parameter.starts(caseInsensitiveWith: "q=") else { continue }
+            let weight = UnsafeBufferPointer(rebasing: parameter[2...])
+            guard weight.first == UInt8(ascii: "0") else { return false }
+            return weight.dropFirst().allSatisfy { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "0") }
+        }
+        return false
     }
 
     /// `url` (a whole link, as an app was opened with) without the reserved query items `_lsp` and `lst`.

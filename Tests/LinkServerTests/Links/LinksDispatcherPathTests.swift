@@ -18,6 +18,22 @@ import Testing
         #expect(!LinksDispatcher.mayBeReserved(path))
     }
 
+    /// API.md §7 step 7: `Accept` lists `application/json` and not `text/html`, each media type compared whole and
+    /// without case, one weighted `q=0` not listed (RFC 9110 §12.5.1).
+    @Test(
+        arguments: [
+            (nil, false), ("", false), ("application/json", true), ("Application/JSON ; charset=utf-8", true),
+            ("*/*, application/json", true), ("text/html, application/json", false),
+            ("application/json, text/html;q=0.9", false), ("text/html;q=0, application/json", true),
+            ("application/json;q=0", false), ("application/json; Q=0.000", false), ("application/json;q=0.5", true),
+            ("application/json;q=1", true), ("application/jsonx", false), ("xapplication/json", false),
+            ("text/htmlx, application/json", true), ("application/json,;", true), ("application/json;", true),
+            (",,,", false),
+        ] as [(String?, Bool)])
+    func jsonIsWantedWhenAcceptListsItAndNotHTML(_ accept: String?, _ wanted: Bool) {
+        #expect(LinksDispatcher.wantsJSON(accept) == wanted)
+    }
+
     /// An app open's link loses the reserved query items as a click's target does (API.md §7 step 1), and nothing
     /// else: other items in their order, a fragment, items that only start like them.
     @Test(arguments: [
