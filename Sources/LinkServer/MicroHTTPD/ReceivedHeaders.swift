@@ -3,9 +3,8 @@
 struct ReceivedHeaders {
     private var fields = RequestHeaders()
     var framing = RequestFraming()
-    /// `X-Forwarded-For`'s lines joined, appended to in place (a client may send hundreds of lines); `Accept`'s too.
+    /// `X-Forwarded-For`'s lines joined, appended to in place (a client may send hundreds of lines).
     private var forwardedFor: String?
-    private var accept: String?
     /// Only the first `fieldCount` fields of ``RequestHeaders/Field`` are read (the API listener needs fewer).
     let fieldCount: Int
 
@@ -17,7 +16,6 @@ struct ReceivedHeaders {
     consuming func takeHeaders() -> RequestHeaders {
         var headers = fields
         if let forwardedFor { headers[.forwardedFor] = forwardedFor }
-        if let accept { headers[.accept] = accept }
         return headers
     }
 
@@ -33,9 +31,10 @@ struct ReceivedHeaders {
         guard let value, let field = RequestHeaders.field(named: name), field.rawValue < fieldCount else { return }
         if field == .forwardedFor {
             ReceivedHeaders.join(UnsafeRawBufferPointer(start: value, count: valueSize), to: &forwardedFor)
-        } else if field == .accept {
-            ReceivedHeaders.join(UnsafeRawBufferPointer(start: value, count: valueSize), to: &accept)
-        } else if fields[field] == nil {
+        } else if let first = fields[field] {
+            // `Accept`'s lines are one list too; a second line is rare, so it is joined as it comes.
+            if field == .accept { fields[field] = first + "," + String(cString: value) }
+        } else {
             fields[field] = String(cString: value)
         }
     }
@@ -51,9 +50,12 @@ struct ReceivedHeaders {
         // The `:` and the spaces or tabs before the value, within one line of the connection's memory (a name copied
         // to grow it lies after the read buffer, so the value comes before it).
         guard gap >= 1, gap <= 1 << 16 else { return false }
-        let between = UnsafeRawBufferPointer(start: end, count: gap).dropFirst()
-        return end.load(as: UInt8.self) == 0
-            && between.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard end.load(as: UInt8.self) == 0 else { return false }
+        for offset in 1..<gap {
+            let byte = end.load(fromByteOffset: offset, as: UInt8.self)
+            if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { return false }
+        }
+        return true
     }
 
     /// Appends one line of a list field to what its earlier lines gave, in place.
