@@ -71,7 +71,8 @@ extension PostgresStore {
     }
 
     /// Acknowledges through `after`, reads the queue and marks the subscription active until the poll ends (now
-    /// when it is answered at once, else `now + wait`); `nil` when it does not exist or expired. With `supersedes`, this poll releases any older waiting one.
+    /// when it is answered at once, else `now + wait`); `nil` when it does not exist or expired. With `supersedes`,
+    /// this poll releases any older waiting one.
     func pollSubscription(
         id: String, after: Int?, now: Int64, wait: Int64, queueLimit: Int, supersedes: Bool
     ) throws -> SharedPollState? {
