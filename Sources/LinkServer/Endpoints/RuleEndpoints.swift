@@ -26,7 +26,7 @@ enum RuleEndpoints {
     static func compile(_ expression: JSONValue) throws(LinkError) -> Rule {
         do {
             return try Rule(expression)
-        } catch where error.code == .invalidRule && error.details["type"] == "Invalid Arguments" {
+        } catch  where error.code == .invalidRule && error.details["type"] == "Invalid Arguments" {
             throw LinkError(.ruleError, error.message, details: error.details)
         }
     }
