@@ -21,14 +21,9 @@ struct OperationsEndpoints {
                 case .unavailable:
                     // The shared store is lost: §1's `unavailable`, in its envelope too, beside the probe's status.
                     .now(
-                        .json(
-                            [
-                                "status": "unavailable",
-                                "error": [
-                                    "code": "unavailable", "message": "The shared store cannot be reached",
-                                    "details": [:],
-                                ],
-                            ], status: 503, headers: [("Retry-After", "1")]))
+                        ErrorEnvelope.response(
+                            for: .storeUnreachable, headers: [("Retry-After", "1")],
+                            alongside: ["status": "unavailable"]))
                 }
             },
             Endpoint("GET", "/openapi.json", .open) { _, _ in

@@ -29,11 +29,18 @@ enum ErrorEnvelope {
     static func status(of code: LinkError.Code) -> Int { statuses[code] ?? 500 }
 
     /// The error envelope `{"error": {"code", "message", "details"}}` with the matching status: one shape for every
-    /// error (API.md §1), `details` an empty object when the error has none.
-    static func response(for error: LinkError, headers: [(String, String)] = []) -> Response {
+    /// error (API.md §1), `details` an empty object when the error has none. `alongside` are members written before
+    /// `error` (`/readyz`'s `status`).
+    static func response(
+        for error: LinkError, headers: [(String, String)] = [], alongside: JSONObject = [:]
+    ) -> Response {
         .json(
             writing: { writer in
                 writer.beginObject()
+                for (key, value) in alongside {
+                    writer.key(string: key)
+                    writer.value(value)
+                }
                 writer.key("error")
                 writer.beginObject()
                 writer.key("code")

@@ -38,4 +38,7 @@ extension LinkError {
         .invalidRequest, "The request target contains a NUL byte", details: ["reason": "nul in target"])
 
     static let unauthorized = LinkError(.unauthorized, "A valid bearer token is required")
+
+    /// 503: the shared store does not answer (API.md §12).
+    static let storeUnreachable = LinkError(.unavailable, "The shared store cannot be reached")
 }

@@ -119,7 +119,7 @@ final class ClickLedger: Sendable {
         try moving.withLock { _ in
             var counts: [ClickCount]
             do {
-                guard storeReachable() else { throw LinkError(.unavailable, "The shared store cannot be reached") }
+                guard storeReachable() else { throw LinkError.storeUnreachable }
                 counts = try store.loadClickCounts(from: range.from, to: range.to)
                 remember(counts, of: range)
             } catch let error as LinkError where error.code == .unavailable {

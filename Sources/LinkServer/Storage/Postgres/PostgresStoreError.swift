@@ -38,7 +38,7 @@ enum PostgresStoreError: Error, CustomStringConvertible {
         case is StoreConflict, is LinkError:
             return error
         case PostgresStoreError.timedOut:
-            return LinkError(.unavailable, "The shared store cannot be reached")
+            return LinkError.storeUnreachable
         case let error as PSQLError where error.code == .server:
             let state = error.serverInfo?[.sqlState] ?? ""
             if state == "23505" {
@@ -47,15 +47,15 @@ enum PostgresStoreError: Error, CustomStringConvertible {
             // Connection exceptions (08), insufficient resources (53), operator intervention (57: shutting down,
             // starting up): the database is not there for now.
             if ["08", "53", "57"].contains(String(state.prefix(2))) {
-                return LinkError(.unavailable, "The shared store cannot be reached")
+                return LinkError.storeUnreachable
             }
             return PostgresStoreError.unexpected(String(reflecting: error))
         case is PSQLError, is CancellationError:
-            return LinkError(.unavailable, "The shared store cannot be reached")
+            return LinkError.storeUnreachable
         // The pool's own errors (its module is not a product, so matched by name): shut down by a reconnect, or
         // no connection to lease.
         case _ where String(reflecting: type(of: error)).hasSuffix(".ConnectionPoolError"):
-            return LinkError(.unavailable, "The shared store cannot be reached")
+            return LinkError.storeUnreachable
         default:
             return error
         }
