@@ -98,9 +98,7 @@ public struct ClickDecider: Sendable {
         guard var target = target(link, platform: platform, resolution: resolution) else {
             // Step 6's "none → a 404 page": the link was found, it leads nowhere for this person; `notFoundURL` is
             // step 3's, for a link that matched nothing.
-            decision.kind = .notFound
-            decision.status = 404
-            decision.page = LinkPage.message(title: "Link not found", text: "This link does not lead anywhere.")
+            notFoundPage(&decision)
             return decision
         }
         let person = facts.bot == nil
@@ -148,15 +146,19 @@ public struct ClickDecider: Sendable {
         return false
     }
 
+    /// Step 3's not-found: a redirect to `links.notFoundURL` when set, else the 404 page.
     private func notFound(_ decision: inout ClickDecision) {
+        guard let url = settings.notFoundURL else { return notFoundPage(&decision) }
         decision.kind = .notFound
-        if let url = settings.notFoundURL {
-            decision.status = settings.redirectStatus
-            decision.target = url
-        } else {
-            decision.status = 404
-            decision.page = LinkPage.message(title: "Link not found", text: "This link does not lead anywhere.")
-        }
+        decision.status = settings.redirectStatus
+        decision.target = url
+    }
+
+    /// The 404 page (step 3 without `notFoundURL`, step 6 always).
+    private func notFoundPage(_ decision: inout ClickDecision) {
+        decision.kind = .notFound
+        decision.status = 404
+        decision.page = LinkPage.message(title: "Link not found", text: "This link does not lead anywhere.")
     }
 
     private func expired(_ decision: inout ClickDecision, link: RouteLink, resolution: Resolution) {
