@@ -8,7 +8,7 @@ struct AppLinkEndpoints: Sendable {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint("POST", "/v1/links/opens", .read) { request, _ in
+            Endpoint("POST", AppLinkEndpoints.opensPath, .read) { request, _ in
                 let fields = try JSONFields(try request.jsonBody(), allowed: ["url", "platform"])
                 let url = try fields.requiredString("url")
                 let platform = try fields.requiredString("platform")
@@ -20,7 +20,7 @@ struct AppLinkEndpoints: Sendable {
                 let answer = try engine.open(url: url, platform: parsed, now: WallClock.milliseconds())
                 return .now(.json(answer.json(includingResolution: auth.allowsRead(request))))
             }.usingStore(),
-            Endpoint("POST", "/v1/deferred/claim", .read) { request, _ in
+            Endpoint("POST", AppLinkEndpoints.claimPath, .read) { request, _ in
                 let fields = try JSONFields(try request.jsonBody(), allowed: ["token", "installId"])
                 let token = try fields.requiredString("token")
                 let installID = try fields.string("installId")
@@ -42,6 +42,10 @@ struct AppLinkEndpoints: Sendable {
             }.usingStore(),
         ]
     }
+
+    /// The two paths, served on both listeners (the links listener routes them itself).
+    static let opensPath = "/v1/links/opens"
+    static let claimPath = "/v1/deferred/claim"
 
     /// A repeat claim with the same `installId` within 10 minutes gets the same answer again.
     static let repeatWindow: Int64 = 10 * 60 * 1000

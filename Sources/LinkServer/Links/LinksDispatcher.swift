@@ -93,9 +93,9 @@ final class LinksDispatcher: RequestHandler {
     /// `/.well-known/` files), or `nil` for a click.
     private func reserved(_ request: Request) -> (endpoint: EndpointLabel, reply: Reply)? {
         switch request.path {
-        case "/v1/deferred/claim":  // the app endpoints
+        case AppLinkEndpoints.claimPath:  // the app endpoints
             return (labels.claim, rateLimited(request) ?? apps.handle(request).reply)
-        case "/v1/links/opens":
+        case AppLinkEndpoints.opensPath:
             return (labels.opens, rateLimited(request) ?? apps.handle(request).reply)
         default:
             // The files are read as a click is: GET and HEAD, any other method 405.
@@ -108,7 +108,7 @@ final class LinksDispatcher: RequestHandler {
     /// envelope (API.md §1, §7 "the same bodies and errors").
     private func unknownHost(_ request: Request) -> Response {
         switch request.path {
-        case "/v1/deferred/claim", "/v1/links/opens":
+        case AppLinkEndpoints.claimPath, AppLinkEndpoints.opensPath:
             let host = request.headers[.host] ?? ""
             return ErrorEnvelope.response(
                 for: LinkError(.notFound, "This host is not one of the links hosts", details: ["host": .string(host)]))

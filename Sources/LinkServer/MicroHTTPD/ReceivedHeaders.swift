@@ -30,7 +30,13 @@ struct ReceivedHeaders {
                 ?? "")
         guard let value, let field = RequestHeaders.field(named: name), field.rawValue < fieldCount else { return }
         if field == .forwardedFor {
-            ReceivedHeaders.join(UnsafeRawBufferPointer(start: value, count: valueSize), to: &forwardedFor)
+            let line = UnsafeRawBufferPointer(start: value, count: valueSize)
+            if forwardedFor == nil {
+                forwardedFor = String(decoding: line, as: UTF8.self)
+            } else {
+                forwardedFor?.append(",")
+                forwardedFor?.append(String(decoding: line, as: UTF8.self))
+            }
         } else if let first = fields[field] {
             // `Accept`'s lines are one list too; a second line is rare, so it is joined as it comes.
             if field == .accept { fields[field] = first + "," + String(cString: value) }
@@ -56,15 +62,5 @@ struct ReceivedHeaders {
             if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { return false }
         }
         return true
-    }
-
-    /// Appends one line of a list field to what its earlier lines gave, in place.
-    private static func join(_ line: UnsafeRawBufferPointer, to list: inout String?) {
-        if list == nil {
-            list = String(decoding: line, as: UTF8.self)
-        } else {
-            list?.append(",")
-            list?.append(String(decoding: line, as: UTF8.self))
-        }
     }
 }
