@@ -107,11 +107,8 @@ extension PostgresStore {
             var total = 0
             let queued = try await connection.query(
                 """
-                SELECT e.seq, e.shapes, e.body, count(*) OVER () FROM event_log e
-                WHERE e.seq > \(acked) AND e.seq <= \(latest) AND (
-                    e.shapes && \(shapes)::text[] OR EXISTS (
-                        SELECT 1 FROM unnest(\(retired)::text[], \(retiredThrough)::bigint[]) r(shape, through)
-                        WHERE e.seq <= r.through AND r.shape = ANY(e.shapes)))
+                SELECT e.seq, e.shapes, e.body, count(*) OVER () FROM event_log e, event_subscription s
+                WHERE s.id = \(id) AND e.seq > \(acked) AND e.seq <= \(latest) AND \(unescaped: PostgresStore.reaches)
                 ORDER BY e.seq DESC LIMIT \(queueLimit)
                 """, logger: logger
             ).decode((Int, [String], String, Int).self)
