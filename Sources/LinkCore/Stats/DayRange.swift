@@ -3,6 +3,8 @@
 public struct DayRange: Sendable, Hashable {
     public static let maxDays: Int64 = 366
     public static let defaultDays: Int64 = 30
+    /// `0000-01-01`, the first day `YYYY-MM-DD` can write: a range that would start before it starts there.
+    public static let firstDay: Int64 = UTCCalendar.days(parsing: "0000-01-01")!
 
     /// Days since the Unix epoch, inclusive.
     public var from: Int64
@@ -14,8 +16,9 @@ public struct DayRange: Sendable, Hashable {
     }
 
     /// Reads `from` and `to` (`YYYY-MM-DD`, both optional). Without `to` the range ends today (or 29 days after
-    /// `from`, whichever is earlier); without `from` it starts 29 days before `to`. A malformed day, `from` after
-    /// `to`, or more than 366 days is `invalid_request`.
+    /// `from`, whichever is earlier); without `from` it starts 29 days before `to`, or at ``firstDay`` (a day
+    /// before year 0 has no `YYYY-MM-DD`). A malformed day, `from` after `to`, or more than 366 days is
+    /// `invalid_request`.
     public init(from fromText: String?, to toText: String?, today: Int64) throws(LinkError) {
         func day(_ text: String, _ field: String) throws(LinkError) -> Int64 {
             guard let day = UTCCalendar.days(parsing: text) else {
@@ -30,7 +33,7 @@ public struct DayRange: Sendable, Hashable {
         switch (from, to) {
         case (nil, nil): self.init(from: today - DayRange.defaultDays + 1, to: today)
         case (let from?, nil): self.init(from: from, to: max(from, min(today, from + DayRange.defaultDays - 1)))
-        case (nil, let to?): self.init(from: to - DayRange.defaultDays + 1, to: to)
+        case (nil, let to?): self.init(from: max(DayRange.firstDay, to - DayRange.defaultDays + 1), to: to)
         case (let from?, let to?): self.init(from: from, to: to)
         }
         guard self.from <= self.to else {

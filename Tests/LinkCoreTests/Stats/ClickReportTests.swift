@@ -66,6 +66,9 @@ import Testing
             (nil, "2026-02-10", "2026-01-12", "2026-02-10"),
             ("2026-02-28", "2026-03-01", "2026-02-28", "2026-03-01"),
             ("2025-11-23", "2026-11-23", "2025-11-23", "2026-11-23"),
+            // The 30 days ending on 0000-01-05 would start in year -1, which YYYY-MM-DD cannot write.
+            (nil, "0000-01-05", "0000-01-01", "0000-01-05"),
+            ("0000-01-01", "0000-01-01", "0000-01-01", "0000-01-01"),
         ] as [(String?, String?, String, String)])
     func ranges(from: String?, to: String?, expectedFrom: String, expectedTo: String) throws {
         let range = try DayRange(from: from, to: to, today: UTCCalendar.days(parsing: "2026-11-23")!)

@@ -76,6 +76,12 @@ import Testing
             #expect(
                 january.json?["byDay"]?.arrayValue?[14] == ["day": "2026-01-15", "clicks": 1, "opens": 0, "bots": 0])
             #expect(try client.get("/v1/stats/clicks?from=2026-02-01&to=2026-02-28").json?["clicks"] == 0)
+            // A range implied to start before year 0 starts on its first day: every day stays YYYY-MM-DD.
+            let first = try client.get("/v1/stats/clicks?to=0000-01-05")
+            #expect(first.json?["from"] == "0000-01-01")
+            #expect(
+                first.json?["byDay"]?.arrayValue?.compactMap { $0["day"]?.stringValue }
+                    == (1...5).map { "0000-01-0\($0)" })
             for query in ["from=2026-02-30", "from=2026-03-01&to=2026-02-01", "from=2025-01-01&to=2026-01-31", "to=x"] {
                 let reply = try client.get("/v1/stats/clicks?\(query)")
                 #expect(reply.status == 400, "\(query)")
