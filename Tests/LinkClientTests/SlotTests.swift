@@ -46,6 +46,16 @@ import Testing
         }
     }
 
+    /// Priorities are 64-bit integers (§11): every one is sent exactly, the extremes included.
+    @Test(arguments: [Int.max, Int.min, (1 << 53) + 1])
+    func everyPriorityIsSentExactly(priority: Int) async throws {
+        try await withLiveServer { (server) async throws in
+            let admin = server.client()
+            #expect(try await admin.present(in: "edge", id: "p", priority: priority) == .presented(replaced: nil))
+            #expect(try await admin.presentation(in: "edge")?.priority == priority)
+        }
+    }
+
     @Test func aDeviceLearnsOfChangesThroughEvents() async throws {
         try await withLiveServer { server in
             let admin = server.client()

@@ -7,29 +7,26 @@ extension LinkClient {
     public func present(
         in slot: String, id: String, priority: Int, payload: JSONValue? = nil, ttl: Int? = nil
     ) async throws -> PresentOutcome {
-        var fields: [String: JSONValue] = ["id": .string(id), "priority": .number(Double(priority))]
-        if let payload { fields["payload"] = payload }
-        if let ttl { fields["ttl"] = .number(Double(ttl)) }
-        let body: Components.Schemas.PresentRequest = try JSONBridge.convert(JSONValue.object(fields))
+        // Built as the generated type, not through `JSONValue`: its numbers are `Double`s, which would round a
+        // priority past 2^53 and cannot hold `Int.max` at all.
+        let body = Components.Schemas.PresentRequest(
+            id: id, priority: priority, payload: try payload.map { try JSONBridge.convert($0) }, ttl: ttl)
         return try await wire.call("presentInSlot") { client in
+            // Decoded straight from the answer, not through `JSONValue`, whose `Double`s would round a priority.
             let answer = try JSONBridge.convert(
                 try await client.presentInSlot(path: .init(slot: slot), body: .json(body)).ok.body.json,
-                to: JSONValue.self)
-            if answer["presented"] == .bool(true) {
-                return .presented(replaced: try answer["replaced"]?.nonNull?.decode(PresentationSummary.self))
-            }
-            guard let current = answer["current"] else { throw JSONBridge.Missing(field: "current") }
-            return .refused(current: try current.decode(PresentationSummary.self))
+                to: PresentAnswer.self)
+            if answer.presented { return .presented(replaced: answer.replaced) }
+            guard let current = answer.current else { throw JSONBridge.Missing(field: "current") }
+            return .refused(current: current)
         }
     }
 
     /// What shows in a slot now, or `nil` when it is empty.
     public func presentation(in slot: String) async throws -> Presentation? {
         try await wire.call("getSlot") { client in
-            let state = try JSONBridge.convert(
-                try await client.getSlot(path: .init(slot: slot)).ok.body.json, to: JSONValue.self)
-            guard let current = state["current"]?.nonNull else { return nil }
-            return try current.decode(Presentation.self, decoder: JSONBridge.decoder)
+            try JSONBridge.convert(try await client.getSlot(path: .init(slot: slot)).ok.body.json, to: SlotAnswer.self)
+                .current
         }
     }
 
@@ -40,4 +37,16 @@ extension LinkClient {
             try await client.dismissFromSlot(path: .init(slot: slot, id: id)).noContent
         }
     }
+}
+
+/// A present's answer: `presented`, with what it replaced, or the presentation that stays.
+private struct PresentAnswer: Decodable {
+    let presented: Bool
+    let replaced: PresentationSummary?
+    let current: PresentationSummary?
+}
+
+/// A slot's state: what shows, or `null`.
+private struct SlotAnswer: Decodable {
+    let current: Presentation?
 }
