@@ -92,17 +92,27 @@ extension Query {
         self = try raw.withUTF8Buffer { (buffer) throws(LinkError) -> Query in try Query(bytes: buffer) }
     }
 
+    /// ``init(parsing:)`` for a request's own query string, whose keys are the request's fields: a value that
+    /// cannot be decoded also names its key in `details.field`, as the endpoints' other refusals of a field do.
+    public init(parsingRequestQuery raw: Substring) throws(LinkError) {
+        try self.init(parsing: raw, namingFields: true)
+    }
+
     /// ``init(parsing:)`` for a part of a string, read in place within the whole string's bytes.
     public init(parsing raw: Substring) throws(LinkError) {
+        try self.init(parsing: raw, namingFields: false)
+    }
+
+    private init(parsing raw: Substring, namingFields: Bool) throws(LinkError) {
         let utf8 = raw.base.utf8
         let start = utf8.distance(from: utf8.startIndex, to: raw.startIndex)
         let end = start + raw.utf8.count
         self = try raw.base.withUTF8Buffer { (buffer) throws(LinkError) -> Query in
-            try Query(bytes: UnsafeBufferPointer(rebasing: buffer[start..<end]))
+            try Query(bytes: UnsafeBufferPointer(rebasing: buffer[start..<end]), namingFields: namingFields)
         }
     }
 
-    init(bytes: UnsafeBufferPointer<UInt8>) throws(LinkError) {
+    init(bytes: UnsafeBufferPointer<UInt8>, namingFields: Bool = false) throws(LinkError) {
         var items: [QueryItem] = []
         var start = 0
         while start <= bytes.count {
@@ -113,8 +123,16 @@ extension Query {
                 var equals = start
                 while equals < end && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
                 let name = try Query.decode(UnsafeBufferPointer(rebasing: bytes[start..<equals]))
-                let value =
-                    equals < end ? try Query.decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end])) : ""
+                var value = ""
+                if equals < end {
+                    do {
+                        value = try Query.decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]))
+                    } catch {
+                        var error = error
+                        if namingFields { error.details["field"] = .string(name) }
+                        throw error
+                    }
+                }
                 items.append(QueryItem(name, value, bare: equals == end))
             }
             start = end + 1

@@ -55,7 +55,7 @@ extension Request {
     }
 
     /// The query string split into decoded items (API.md §2 rules: `+` is a plus, a key without `=` is `""`).
-    /// Malformed escapes give `invalid_url`.
+    /// Malformed escapes give `invalid_url`, naming the field when the value is malformed.
     func queryItems() throws(LinkError) -> [(String, String)] {
         try query().map { ($0.name, $0.value) }
     }
@@ -63,7 +63,7 @@ extension Request {
     /// ``queryItems()`` as parsed, without copying them into pairs (for the endpoints on the hot path).
     func query() throws(LinkError) -> [QueryItem] {
         guard let rawQuery, !rawQuery.isEmpty else { return [] }
-        return try Query(parsing: rawQuery).items
+        return try Query(parsingRequestQuery: rawQuery).items
     }
 
     /// The last value of query parameter `name`.

@@ -61,6 +61,22 @@ import Testing
         #expect(Location(segments: ["search"], query: Query([QueryItem("", "")])).description == "/search")
     }
 
+    /// A request's own query names the key of a value it cannot decode; a location's query does not (its keys are
+    /// not the request's fields).
+    @Test func aRequestQueryNamesTheMalformedField() {
+        #expect { try Query(parsingRequestQuery: "a=1&url=/x%zz") } throws: {
+            let error = $0 as? LinkError
+            return error?.code == .invalidURL && error?.details["field"] == "url"
+                && error?.details["component"] == "/x%zz"
+        }
+        #expect { try Query(parsing: "a=1&url=/x%zz") } throws: {
+            let error = $0 as? LinkError
+            return error?.code == .invalidURL && error?.details["field"] == nil
+        }
+        // A malformed key names no field: there is none to name.
+        #expect { try Query(parsingRequestQuery: "%zz=1") } throws: { ($0 as? LinkError)?.details["field"] == nil }
+    }
+
     /// An answer's `query` is ``Query/map`` (last duplicate wins, names in order of first appearance), written
     /// without building the map up to 16 items and from the map past that.
     @Test(arguments: [

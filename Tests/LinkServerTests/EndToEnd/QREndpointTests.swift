@@ -174,6 +174,9 @@ import Testing
         ("url=/users/42", "invalid_request", "url"),
         ("url=mailto:a@x.io", "invalid_request", "url"),
         ("url=https://x.io/%25zz", "invalid_url", "url"),
+        // A query value that is not itself well escaped: the request's own query names the field too.
+        ("url=/a%zz", "invalid_url", "url"),
+        ("size=%ff&url=https://x.io", "invalid_url", "size"),
     ]
 
     @Test func badParametersAre400() throws {
