@@ -36,8 +36,27 @@ final class Subscription {
         func complete(_ result: PollResult) { target.pollAnswered(result) }
     }
 
-    /// Runs of dropped events kept before the oldest two are merged (the count stays exact; only how precisely
-    /// an acknowledgement of very old drops is attributed coarsens, and it errs towards reporting more).
+    /// Dropped events of one stretch: the first and last `seq`, and how many of this subscription's events
+    /// between them were dropped (all of them: every event of a subscription's stream leaves its queue from the
+    /// front, dropped or acknowledged, so its unacknowledged drops are one stretch of the stream).
+    struct DropRun {
+        var first: Int
+        var last: Int
+        var count: Int
+        /// Whether a cursor was handed out between this run and the next: an acknowledgement may name it, so the
+        /// two are never merged (while others can be).
+        var endsAtCursor = false
+
+        /// Every `seq` from `first` to `last` is one of the run's events, so an acknowledgement inside the run
+        /// can be counted exactly.
+        var isDense: Bool { count == last - first + 1 }
+    }
+
+    /// Runs of dropped events kept before two are merged, and cursors remembered to keep runs apart. The count
+    /// stays exact; past the limit only how an acknowledgement *inside* a merged run is attributed coarsens,
+    /// erring towards reporting more. Cursors handed out always fall between runs (a drop is older than every
+    /// queued event), so an acknowledgement with a cursor it was given is exact while fewer than this many
+    /// answers went unacknowledged.
     static let maxDropRuns = 64
 
     // A subscription is read and changed only under its bus's lock (`EventBus.state`), so its variables skip the
@@ -49,9 +68,12 @@ final class Subscription {
     let ttl: Duration
     @exclusivity(unchecked) var lastActive: ContinuousClock.Instant
     @exclusivity(unchecked) private(set) var queue: Deque<Event> = []
-    /// Dropped events not yet acknowledged, as runs `(seq of the run's last event, events in the run)` in `seq`
-    /// order. API.md §5: `missed` is reset only by an acknowledgement, so a lost answer loses no count.
-    @exclusivity(unchecked) private var drops: Deque<(seq: Int, count: Int)> = []
+    /// Dropped events not yet acknowledged, as runs in `seq` order. API.md §5: `missed` is reset only by an
+    /// acknowledgement, so a lost answer loses no count.
+    @exclusivity(unchecked) private var drops: Deque<DropRun> = []
+    /// Cursors handed out above the last acknowledgement, ascending (at most ``maxDropRuns``): a drop that
+    /// follows one starts a new run, so that acknowledging with that cursor counts exactly.
+    @exclusivity(unchecked) private var handedOut: Deque<Int> = []
     /// The number of dropped events not yet acknowledged.
     @exclusivity(unchecked) private(set) var missed = 0
     /// The last `seq` handed to this subscription (or the bus's `seq` when it was created).
@@ -71,27 +93,78 @@ final class Subscription {
         waiter == nil && now - lastActive >= ttl
     }
 
-    /// Drops events the client acknowledged (`seq <= after`), and the count of dropped ones among them.
-    func acknowledge(through after: Int) {
+    /// Drops events the client acknowledged (`seq <= after`), and the count of dropped ones among them. An
+    /// `after` past the last `seq` handed out acknowledges only what was handed out: an event the client has not
+    /// seen is never acknowledged (a cursor kept across a reset of the data folder, say, would otherwise swallow
+    /// every event up to it unseen and uncounted).
+    func acknowledge(through requested: Int) {
+        let after = min(requested, cursor)
         while let first = queue.first, first.seq <= after { queue.removeFirst() }
-        while let first = drops.first, first.seq <= after {
-            drops.removeFirst()
-            missed -= first.count
+        while let first = drops.first, first.first <= after {
+            if first.last <= after {
+                drops.removeFirst()
+                missed -= first.count
+            } else {
+                // Inside a run: exact when the run is dense; otherwise the run stays whole until passed.
+                if first.isDense {
+                    let acknowledged = after - first.first + 1
+                    drops[0].first = after + 1
+                    drops[0].count -= acknowledged
+                    missed -= acknowledged
+                }
+                break
+            }
         }
+        while let first = handedOut.first, first <= after { handedOut.removeFirst() }
     }
 
     /// Appends an event, dropping the oldest beyond `limit`.
     func enqueue(_ event: Event, limit: Int) {
         queue.append(event)
         while queue.count > limit {
-            let dropped = queue.removeFirst()
-            missed += 1
-            drops.append((dropped.seq, 1))
-            if drops.count > Subscription.maxDropRuns {
-                let first = drops.removeFirst()
-                drops[0].count += first.count
+            drop(queue.removeFirst().seq)
+        }
+    }
+
+    /// Counts the event `seq` as dropped: it extends the last run when it follows it with no cursor handed out in
+    /// between, else starts a new one.
+    private func drop(_ seq: Int) {
+        missed += 1
+        if let last = drops.last {
+            if cursorHandedOut(from: last.last, below: seq) {
+                drops[drops.count - 1].endsAtCursor = true
+            } else if last.isDense && seq == last.last + 1 {
+                drops[drops.count - 1].last = seq
+                drops[drops.count - 1].count += 1
+                return
             }
         }
+        drops.append(DropRun(first: seq, last: seq, count: 1))
+        if drops.count > Subscription.maxDropRuns { mergeTwoRuns() }
+    }
+
+    /// Whether a cursor in `from..<below` was handed out (and not yet acknowledged).
+    private func cursorHandedOut(from lower: Int, below upper: Int) -> Bool {
+        for handed in handedOut.reversed() where handed < upper { return handed >= lower }
+        return false
+    }
+
+    /// Merges the oldest two neighbouring runs with no cursor between them, or the oldest two when every pair has
+    /// one (more than ``maxDropRuns`` answers unacknowledged).
+    private func mergeTwoRuns() {
+        let index = drops.indices.dropLast().first { !drops[$0].endsAtCursor } ?? drops.startIndex
+        let next = drops.remove(at: index + 1)
+        drops[index].last = next.last
+        drops[index].count += next.count
+        drops[index].endsAtCursor = next.endsAtCursor
+    }
+
+    /// Remembers a cursor handed out in an answer, in order, at most ``maxDropRuns`` of them.
+    private func handOut(_ handed: Int) {
+        guard !handedOut.contains(handed) else { return }
+        let index = handedOut.lastIndex { $0 < handed }.map { $0 + 1 } ?? handedOut.startIndex
+        handedOut.insert(handed, at: index)
+        if handedOut.count > Subscription.maxDropRuns { handedOut.removeFirst() }
     }
 
     /// Stops delivering the event type at `index` (it was removed).
@@ -103,6 +176,7 @@ final class Subscription {
     /// `after` acknowledges events and dropped counts.
     func answer() -> PollResult {
         if let last = queue.last { cursor = max(cursor, last.seq) }
+        handOut(cursor)
         return PollResult(events: queue, cursor: cursor, missed: missed)
     }
 
@@ -110,6 +184,7 @@ final class Subscription {
     /// Its cursor never passes a queued event, so acknowledging it cannot drop an event the client never saw.
     func emptyAnswer() -> PollResult {
         let safe = queue.first.map { min(cursor, $0.seq - 1) } ?? cursor
+        handOut(safe)
         return PollResult(events: [], cursor: safe, missed: missed)
     }
 

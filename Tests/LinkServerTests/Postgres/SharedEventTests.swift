@@ -127,6 +127,19 @@ extension PostgresSuites {
             #expect(acknowledged["missed"] == 0 && acknowledged["events"] == [])
         }
 
+        /// An `after` past every `seq` (a cursor kept across a reset) acknowledges nothing to come: the next event
+        /// is still delivered to a poll that sends it again.
+        @Test func anAfterPastEverySeqSwallowsNothingLater() throws {
+            let servers = try Self.three()
+            let subscription = try Self.subscribe(servers[0].port)
+            let far = subscription.cursor + 1_000_000
+            #expect(try Self.poll(servers[1].port, subscription.id, after: far).json?["events"] == [])
+            let seq = try #require(try Self.emit(servers[2].port, "/seek/1")["seq"]?.intValue)
+            let reply = try #require(try Self.poll(servers[0].port, subscription.id, after: far).json)
+            #expect(reply["events"]?.arrayValue?.compactMap { $0["seq"]?.intValue } == [seq])
+            #expect(reply["cursor"]?.intValue == seq)
+        }
+
         @Test func aPollOnAnotherInstanceReleasesTheWaitingOneAndCancelReleasesToo() throws {
             let servers = try Self.three()
             let ports = servers.map(\.port)

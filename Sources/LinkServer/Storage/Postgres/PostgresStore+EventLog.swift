@@ -100,7 +100,9 @@ extension PostgresStore {
                     "SELECT revision FROM change_revision WHERE name = 'events'", logger: logger
                 ).collectColumn(Int.self).first ?? 0
             if let after, after > acked {
-                acked = min(after, latest)
+                // An `after` past every `seq` there is was never handed out (a cursor kept across a reset of the
+                // database, say): it acknowledges what this subscription was last handed, not events to come.
+                acked = after <= latest ? after : max(acked, cursor)
                 if acked >= droppedThrough { dropped = 0 }
             }
             var events: [(seq: Int, shapes: [String], body: String)] = []
