@@ -54,12 +54,12 @@ extension RouteTable {
             parsed = try Pattern(definition.path)
         }
         let pattern = parsed.sharingLayout(&layouts)
-        if case .literal(let first) = pattern.segments.first, RouteTable.reservedFirstSegments.contains(first) {
+        let caseInsensitive = definition.caseInsensitive ?? parent.map { routes[$0].caseInsensitive } ?? false
+        if let first = RouteTable.reservedStart(of: pattern, caseInsensitive: caseInsensitive) {
             throw LinkError(
                 .invalidPattern, "Routes may not start with '/\(first)': the public listener serves that path itself",
                 details: ["pattern": .string(pattern.description), "position": 0, "reason": .string("reserved path")])
         }
-        let caseInsensitive = definition.caseInsensitive ?? parent.map { routes[$0].caseInsensitive } ?? false
         var own = definition
         own.routes = []
         own.redirect = []
@@ -101,6 +101,19 @@ extension RouteTable {
 
     /// First segments the public listener keeps for itself (API.md §7).
     static let reservedFirstSegments: Set<String> = [".well-known", "robots.txt", "favicon.ico"]
+    /// A whole path the listener also answers itself (Apple's older place for the association file).
+    static let reservedPath = "apple-app-site-association"
+
+    /// The reserved first segment `pattern` would match, or `nil`: compared without case when the route is
+    /// case-insensitive (`/Robots.TXT` would match `/robots.txt`, which a person can never click, and the
+    /// association files would still list it).
+    static func reservedStart(of pattern: Pattern, caseInsensitive: Bool) -> String? {
+        guard case .literal(let first) = pattern.segments.first else { return nil }
+        let compared = caseInsensitive ? first.lowercased() : first
+        if reservedFirstSegments.contains(compared) { return first }
+        if pattern.segments.count == 1 && compared == reservedPath { return first }
+        return nil
+    }
 
     private func checkConflicts(_ route: Route, shape: Pattern.ShapeKey) throws(LinkError) {
         let existing =

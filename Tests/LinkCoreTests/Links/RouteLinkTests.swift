@@ -54,13 +54,31 @@ import Testing
         }
     }
 
-    @Test(arguments: ["/.well-known/x", "/robots.txt", "/favicon.ico/:id"])
-    func reservedPathsAreNotRoutes(path: String) {
+    @Test(arguments: [
+        #"{"path": "/.well-known/x"}"#, #"{"path": "/robots.txt"}"#, #"{"path": "/favicon.ico/:id"}"#,
+        #"{"path": "/apple-app-site-association"}"#,
+        // A case-insensitive route would match the reserved path in any case.
+        #"{"path": "/.WELL-KNOWN/x", "caseInsensitive": true}"#, #"{"path": "/Robots.TXT", "caseInsensitive": true}"#,
+        #"{"path": "/FAVICON.ICO", "caseInsensitive": true}"#,
+        #"{"path": "/Apple-App-Site-Association", "caseInsensitive": true}"#,
+    ])
+    func reservedPathsAreNotRoutes(route: String) {
         #expect {
-            try Self.table(#"[{"path": "\#(path)"}]"#)
+            try Self.table("[\(route)]")
         } throws: { error in
             (error as? LinkError)?.code == .invalidPattern
+                && (error as? LinkError)?.details["reason"] == "reserved path"
         }
+    }
+
+    /// Paths that only look like reserved ones: another case, matched case-sensitively; the association file's
+    /// name as a first segment of a longer path, which the listener does not serve.
+    @Test(arguments: [
+        #"{"path": "/Robots.TXT"}"#, #"{"path": "/.Well-Known/x"}"#, #"{"path": "/apple-app-site-association/x"}"#,
+        #"{"path": "/robots.txt.html", "caseInsensitive": true}"#,
+    ])
+    func lookalikesAreRoutes(route: String) throws {
+        #expect(try Self.table("[\(route)]").routes.count == 1)
     }
 
     @Test func campaignTokenIsCutTo40Bytes() {
