@@ -28,6 +28,28 @@ public struct HostAllowList: Sendable, Hashable {
         return allows(host)
     }
 
+    /// Whether `entry` can be an entry of the list: a host name (letters, digits, `-`, `_`, dot-separated labels,
+    /// a trailing dot allowed), optionally after `*.`, an IPv4 address, or a bracketed IPv6 one. A scheme, a port,
+    /// a path, a `*` anywhere else or an empty entry can never match a `Host` and are configuration mistakes.
+    public static func isValidEntry(_ entry: String) -> Bool {
+        if entry.hasPrefix("[") && entry.hasSuffix("]") && entry.count > 2 {
+            return entry.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        }
+        var name = Substring(entry.hasPrefix("*.") ? entry.dropFirst(2) : Substring(entry))
+        if name.hasSuffix(".") { name = name.dropLast() }
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        return !name.isEmpty
+            && labels.allSatisfy { label in
+                (1...63).contains(label.utf8.count)
+                    && label.utf8.allSatisfy { byte in
+                        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                    }
+            }
+    }
+
     private static func normalize(_ host: String) -> String {
         let lower = host.lowercased()
         return lower.hasSuffix(".") ? String(lower.dropLast()) : lower

@@ -57,6 +57,12 @@ extension Config {
         routesFile = try reader.string("routing.routesFile")
         redirectLimit = try reader.int("routing.redirectLimit", in: 0...100)
         linkHosts = try reader.optionalStrings("links.hosts")?.map { $0.lowercased() }
+        if let linkHosts, linkHosts.isEmpty || !linkHosts.allSatisfy(HostAllowList.isValidEntry) {
+            // A list that can match no `Host` would answer 404 to every request of the links listener.
+            throw reader.invalid(
+                "links.hosts",
+                "a non-empty list of host names (`links.example.com`, `*.example.com`), without scheme, port or path")
+        }
         let networks = try reader.optionalStrings("links.trustedProxies")?.map { text throws(ConfigError) in
             guard let network = IPNetwork(text) else {
                 throw reader.invalid("links.trustedProxies", "addresses or networks (`10.0.0.0/8`, `::1`)")

@@ -25,6 +25,15 @@ import Testing
         #expect(config.trustedProxies.networks.isEmpty)
     }
 
+    /// Host names in any case, with a leading `*.` or a trailing dot, and addresses, are entries of `links.hosts`.
+    @Test func hostNamesAndAddressesAreHosts() throws {
+        let path = TestServer.temporaryDirectory() + "/linkserver.json"
+        let hosts = ["Links.Example.COM", "*.example.com", "links.example.com.", "127.0.0.1", "[::1]", "my_host"]
+        try JSONValue.object(["links": .object(["hosts": .array(hosts.map(JSONValue.string))])]).description.write(
+            toFile: path, atomically: true, encoding: .utf8)
+        #expect(try ConfigLoader.load(configFile: path, environment: [:]).linkHosts == hosts.map { $0.lowercased() })
+    }
+
     @Test func trustedProxiesAreReadFromTheEnvironment() throws {
         let config = try ConfigLoader.load(
             configFile: Self.example, environment: ["LINK_LINKS_TRUSTED_PROXIES": "127.0.0.1,10.0.0.0/8,fd00::/8"])
@@ -55,6 +64,14 @@ import Testing
         (#"{"links": {"notFoundURL": "/404"}}"#, "links.notFoundURL"),
         (#"{"links": {"trustedProxies": ["10.0.0.1/8"]}}"#, "links.trustedProxies"),
         (#"{"links": {"trustedProxies": ["proxy.internal"]}}"#, "links.trustedProxies"),
+        (#"{"links": {"hosts": ["https://links.example.com"]}}"#, "links.hosts"),
+        (#"{"links": {"hosts": ["*"]}}"#, "links.hosts"),
+        (#"{"links": {"hosts": ["a.*.example.com"]}}"#, "links.hosts"),
+        (#"{"links": {"hosts": ["links.example.com/path"]}}"#, "links.hosts"),
+        (#"{"links": {"hosts": ["links.example.com:8081"]}}"#, "links.hosts"),
+        (#"{"links": {"hosts": ["links..example.com"]}}"#, "links.hosts"),
+        (#"{"links": {"hosts": [""]}}"#, "links.hosts"),
+        (#"{"links": {"hosts": []}}"#, "links.hosts"),
     ])
     func malformedSettingsStopTheStartNamingTheSetting(json: String, setting: String) throws {
         let path = TestServer.temporaryDirectory() + "/linkserver.json"
