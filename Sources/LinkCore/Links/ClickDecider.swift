@@ -24,6 +24,10 @@ public struct ClickDecider: Sendable {
         /// Makes a fresh deferred-link token, called only when the decision sends a person to the app's store;
         /// `nil` when none can be kept now (the shared store is unreachable, API.md §12).
         public var token: @Sendable () -> String?
+        /// For an answer whose page is never sent (`HEAD`): a stand-in of a token's length, written into a page that
+        /// would carry a token, so that its `Content-Length` is the one a `GET` gets (§7: "HEAD answers the same
+        /// status and headers"). Never stored, never in a header.
+        public var standInToken: String?
 
         public init(
             facts: ClickFacts, lsp: String?, now: Int64, counted: Bool, clicksCounted: Int? = nil,
@@ -82,8 +86,10 @@ public struct ClickDecider: Sendable {
             notFound(&decision)
             return decision
         }
-        if let link = clicked.link, ClickDecider.isExpired(link, at: input.now, clicksCounted: input.clicksCounted) {
-            expired(&decision, link: link, resolution: resolution)
+        if let link = clicked.link, let match,
+            ClickDecider.isExpired(link, at: input.now, clicksCounted: input.clicksCounted)
+        {
+            expired(&decision, link: link, params: match.params, resolution: resolution)
             return decision
         }
         let link = resolution.route.link
@@ -110,7 +116,7 @@ public struct ClickDecider: Sendable {
             decision.token = input.counted ? input.token() : nil
             decision.tokenUsed = decision.token != nil
             decision.page = landingPage(
-                link, resolution: resolution, facts: facts, store: target, token: decision.token)
+                link, resolution: resolution, facts: facts, store: target, token: decision.token ?? input.standInToken)
             return decision
         }
         if person, platform == .android, let android = settings.android, isPlayStore(target, android) {
@@ -120,16 +126,20 @@ public struct ClickDecider: Sendable {
             let token = input.counted ? input.token() : nil
             decision.tokenUsed = token != nil
             decision.token = token
-            target = PlayReferrer.adding(token: token, link: facts.linkAsClicked, to: target)
+            let stored = target
+            target = PlayReferrer.adding(token: token, link: facts.linkAsClicked, to: stored)
             if facts.inAppBrowser, android.scheme != nil {
                 decision.kind = .intent
                 decision.status = 200
                 decision.target = target
+                let store =
+                    token == nil && input.standInToken != nil
+                    ? PlayReferrer.adding(token: input.standInToken, link: facts.linkAsClicked, to: stored) : target
                 let intent =
                     "intent://" + facts.host + facts.location.description + "#Intent;scheme=https;package="
-                    + android.package.description + ";S.browser_fallback_url=" + URLEncoding.component(target)
+                    + android.package.description + ";S.browser_fallback_url=" + URLEncoding.component(store)
                     + ";end"
-                decision.page = LinkPage.intent(intentURL: intent, storeURL: target, title: settings.siteName ?? "Open")
+                decision.page = LinkPage.intent(intentURL: intent, storeURL: store, title: settings.siteName ?? "Open")
                 return decision
             }
         }
@@ -161,9 +171,13 @@ public struct ClickDecider: Sendable {
         decision.page = LinkPage.message(title: "Link not found", text: "This link does not lead anywhere.")
     }
 
-    private func expired(_ decision: inout ClickDecision, link: RouteLink, resolution: Resolution) {
+    /// Step 4. `expiredURL` is the clicked route's, so its `{param}`s are that route's (`params`, of the first
+    /// match), whatever route the redirect rules led to; `{location}` is the resolved one, as in every template.
+    private func expired(
+        _ decision: inout ClickDecision, link: RouteLink, params: PathParameters, resolution: Resolution
+    ) {
         decision.kind = .expired
-        if let url = link.expiredURL?.render(params: resolution.params, location: resolution.location) {
+        if let url = link.expiredURL?.render(params: params, location: resolution.location) {
             decision.status = settings.redirectStatus
             decision.target = url
         } else {

@@ -11,6 +11,10 @@ enum DeferredTokens {
         return base64URL(bytes)
     }
 
+    /// A token's length of a letter that no token needs to differ from: written in place of one into a page
+    /// that is never sent (a `HEAD`'s), never stored.
+    static let standIn = String(repeating: "A", count: 24)
+
     /// Whether `text` could be a token (the right length and alphabet); others are refused before the store.
     static func isWellFormed(_ text: String) -> Bool {
         text.utf8.count == 24 && text.utf8.allSatisfy { alphabet.contains($0) }

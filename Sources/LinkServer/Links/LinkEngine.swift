@@ -34,9 +34,11 @@ final class LinkEngine: Sendable {
 
     /// Decides a click: counts it towards the clicked route's `maxClicks` atomically first when it is a counted
     /// person click, runs the pure ``ClickDecider``, keeps the token it used, and records the click.
-    func decide(_ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64) throws -> ClickDecision {
+    func decide(_ facts: ClickFacts, lsp: String?, counted: Bool, head: Bool = false, now: Int64) throws
+        -> ClickDecision
+    {
         let click = try routes.withResolver { resolver in
-            try decided(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
+            try decided(facts, lsp: lsp, counted: counted, head: head, now: now, resolver: resolver)
         }
         recorded(click, counted: counted, now: now)
         return click.decision
@@ -51,15 +53,17 @@ final class LinkEngine: Sendable {
     /// (when `counted`), emitted and put in the metrics every time. Chat apps and crawlers fetch the same links again
     /// and again, and people on the same browser click the same links: the second time, the location is not parsed,
     /// nor resolved, nor its page written.
+    /// A `HEAD` (`head`) is decided as its `GET` would be, uncounted, and a page that would carry a token carries a
+    /// stand-in of its length (``ClickDecider/Input/standInToken``).
     func decideClick(
-        _ classes: UserAgentClass, key: () -> KeptKey.Click, counted: Bool, now: Int64,
+        _ classes: UserAgentClass, key: () -> KeptKey.Click, counted: Bool, head: Bool = false, now: Int64,
         facts: () throws -> (facts: ClickFacts, lsp: String?)
     ) throws -> ClickDecision {
         let bot = classes.bot != nil
         guard bot || !decider.mayDrawToken(classes.platform) else {
             let (facts, lsp) = try facts()
             metrics?.recordClickAnswer(bot: false, kept: false)
-            return try decide(facts, lsp: lsp, counted: counted, now: now)
+            return try decide(facts, lsp: lsp, counted: counted, head: head, now: now)
         }
         let snapshot = routes.published
         let (click, kept) = try key().withBytes {
@@ -84,9 +88,10 @@ final class LinkEngine: Sendable {
     /// token the decision used; when the shared store cannot keep it, the decision is made again without one
     /// (API.md §12).
     private func decided(
-        _ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64, resolver: borrowing Resolver
+        _ facts: ClickFacts, lsp: String?, counted: Bool, head: Bool = false, now: Int64, resolver: borrowing Resolver
     ) throws -> KeptClick {
-        let input = try self.input(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
+        var input = try self.input(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
+        if head { input.standInToken = DeferredTokens.standIn }
         var decision = decider.decide(input, resolver: resolver)
         if decision.kind == .platformCheck { return KeptClick(facts: facts, decision: decision) }
         // The click counts under an ambiguous person's `_lsp` choice.

@@ -139,7 +139,7 @@ final class LinksDispatcher: RequestHandler {
             }
             return (labels.favicon, { self.page(404, LinkPage.message(title: "Not found", text: "No icon.")) })
         default:
-            guard request.path.hasPrefix("/.well-known/") else { return nil }
+            guard request.path.hasPrefix("/.well-known/") || request.path == "/.well-known" else { return nil }
             return (labels.wellKnown, { self.page(404, LinkPage.message(title: "Not found", text: "No such file.")) })
         }
     }
@@ -256,7 +256,8 @@ extension LinksDispatcher {
         let decision: ClickDecision
         do {
             decision = try engine.decideClick(
-                classes, key: { KeptKey.Click(request) }, counted: counted, now: WallClock.milliseconds(),
+                classes, key: { KeptKey.Click(request) }, counted: counted, head: request.method == "HEAD",
+                now: WallClock.milliseconds(),
                 facts: { try LinksDispatcher.facts(of: request, classes) })
         } catch is BadLink {
             return page(400, LinkPage.message(title: "Bad link", text: "This link is malformed."))
@@ -349,13 +350,21 @@ extension LinksDispatcher {
         return String(url[..<mark]) + (query.isEmpty ? "" : "?" + query) + url[fragment...]
     }
 
-    /// The raw query without the reserved items `_lsp` and `lst`, and the value of `_lsp`.
+    /// The raw query without the reserved items `_lsp` and `lst`, and the value of `_lsp`. An item is reserved by
+    /// its decoded name (§2 decodes query keys): `%5Flsp` and `l%73t` are `_lsp` and `lst` too.
     static func strippingReserved(_ rawQuery: Substring?) -> (query: String, lsp: String?) {
         guard let rawQuery, !rawQuery.isEmpty else { return ("", nil) }
         var lsp: String?
         let kept = rawQuery.split(separator: "&", omittingEmptySubsequences: false).filter { item in
-            let name = item.prefix { $0 != "=" }
-            if name == "_lsp" { lsp = String(item.dropFirst(5)) }
+            var name = item.prefix { $0 != "=" }
+            var value = item.dropFirst(name.count + 1)
+            if name.contains("%") || value.contains("%"),
+                let decoded = (try? Query(parsing: item))?.items.first
+            {
+                name = Substring(decoded.name)
+                value = Substring(decoded.value)
+            }
+            if name == "_lsp" { lsp = String(value) }
             return name != "_lsp" && name != "lst"
         }
         return (kept.joined(separator: "&"), lsp)

@@ -34,6 +34,9 @@ import Testing
                    "preview": {"title": "{id} on Example", "description": "Say \"hi\" to {id}"}}},
          {"path": "/promo/:code", "link": {"maxClicks": 2, "expiredURL": "https://www.example.com/expired/{code}"}},
          {"path": "/old", "link": {"validUntil": "2026-01-01T00:00:00Z"}},
+         {"path": "/gone/:code", "redirect": [{"to": "/app/{code}"}],
+          "link": {"validUntil": "2026-01-01T00:00:00Z",
+                   "expiredURL": "https://www.example.com/expired/{code}?from={location}"}},
          {"path": "/soon", "link": {"validFrom": "2027-01-01T00:00:00Z", "fallback": "https://www.example.com/soon"}},
          {"path": "/app/:id", "link": {"fallback": "https://www.example.com/a/{id}"}},
          {"path": "/gated", "redirect": [{"when": {"==": [{"var": "context.click.platform"}, "android"]},
@@ -120,6 +123,10 @@ import Testing
         Row(
             name: "maxClicks reached: expiredURL", path: "/promo/x", clicks: 2, kind: .expired, status: 302,
             target: "https://www.example.com/expired/x"),
+        // The clicked route's expiredURL takes its {param}s from the clicked route, not the route the rules led to.
+        Row(
+            name: "expired with a redirect rule: expiredURL with its own parameters", path: "/gone/x", kind: .expired,
+            status: 302, target: "https://www.example.com/expired/x?from=%2Fapp%2Fx"),
         Row(
             name: "ambiguous person: the platform check", path: "/users/42", platform: .ambiguous,
             kind: .platformCheck, status: 200, target: nil),

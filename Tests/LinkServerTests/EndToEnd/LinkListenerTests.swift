@@ -135,6 +135,26 @@ import Testing
         }
     }
 
+    /// HEAD answers the same headers as GET (§7), `Content-Length` included, for the pages that carry a token
+    /// on GET: written with a stand-in of a token's length, which is never stored nor claimable.
+    @Test func headOfATokenPageHasTheLengthOfItsGet() throws {
+        try withServer({ Self.configure(&$0, landing: true) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let client = links(server)
+            for agent in [Self.iPhone, Self.instagram] {
+                let got = try get(client, "/users/42", agent: agent)
+                let head = try client.request(
+                    "HEAD", "/users/42", headers: ["Host": "links.example.com", "User-Agent": agent])
+                #expect(got.status == 200 && head.status == 200, "\(agent)")
+                #expect(head.header("content-length") == got.header("content-length"), "\(agent)")
+                #expect(head.header("content-length") == String(got.body.count), "\(agent)")
+                #expect(head.body.isEmpty)
+            }
+            let standIn = try server.client().post("/v1/deferred/claim", ["token": .string(DeferredTokens.standIn)])
+            #expect(standIn.errorCode == "unknown_token")
+        }
+    }
+
     @Test func previewBotsGetACardAndCrawlersTheDesktopTarget() throws {
         try withServer({ Self.configure(&$0) }) { (server) throws in
             #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)

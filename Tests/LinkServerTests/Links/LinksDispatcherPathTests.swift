@@ -43,8 +43,21 @@ import Testing
         ("https://l.example.com/u?a=1&_lsp&b=2#top", "https://l.example.com/u?a=1&b=2#top"),
         ("https://l.example.com/u?lstx=1&_lsps=2", "https://l.example.com/u?lstx=1&_lsps=2"),
         ("https://l.example.com/u#a?lst=1", "https://l.example.com/u#a?lst=1"),
+        // Reserved by the decoded name: a percent-encoded spelling is the same item.
+        ("https://l.example.com/u?%5Flsp=ios&l%73t=x&k=%41", "https://l.example.com/u?k=%41"),
+        ("https://l.example.com/u?%5flsp&LST=1", "https://l.example.com/u?LST=1"),
+        ("https://l.example.com/u?a%zz=1&lst=2", "https://l.example.com/u?a%zz=1"),
     ])
     func anOpenedLinkLosesTheReservedItems(url: String, kept: String) {
         #expect(LinksDispatcher.withoutReservedItems(url) == kept)
+    }
+
+    /// `_lsp`'s value is read decoded, under either spelling of its name.
+    @Test(
+        arguments: [("_lsp=ios", "ios"), ("%5Flsp=ios", "ios"), ("_lsp=%69os", "ios"), ("x=1", nil)]
+            as [(String, String?)])
+    func theChosenPlatformIsReadDecoded(query: String, lsp: String?) {
+        #expect(LinksDispatcher.strippingReserved(Substring(query)).lsp == lsp)
+        #expect(LinksDispatcher.strippingReserved(Substring(query)).query == (lsp == nil ? query : ""))
     }
 }
