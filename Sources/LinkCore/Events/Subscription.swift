@@ -71,9 +71,13 @@ final class Subscription {
     /// Dropped events not yet acknowledged, as runs in `seq` order. API.md §5: `missed` is reset only by an
     /// acknowledgement, so a lost answer loses no count.
     @exclusivity(unchecked) private var drops: Deque<DropRun> = []
-    /// Cursors handed out above the last acknowledgement, ascending (at most ``maxDropRuns``): a drop that
-    /// follows one starts a new run, so that acknowledging with that cursor counts exactly.
-    @exclusivity(unchecked) private var handedOut: Deque<Int> = []
+    /// The last cursor handed out and not yet acknowledged (`Int.min`: none). A drop that follows a cursor handed
+    /// out starts a new run, so that acknowledging with that cursor counts exactly.
+    @exclusivity(unchecked) private var latestHandedOut = Int.min
+    /// Cursors handed out before `latestHandedOut` and not yet acknowledged, ascending (at most ``maxDropRuns``):
+    /// an answer lost, or polls without `after`. `nil` when none, as in the usual rhythm (an answer, a poll that
+    /// acknowledges it, the next answer), which then never touches a collection (per answered poll of a fan-out).
+    @exclusivity(unchecked) private var earlierHandedOut: Deque<Int>?
     /// The number of dropped events not yet acknowledged.
     @exclusivity(unchecked) private(set) var missed = 0
     /// The last `seq` handed to this subscription (or the bus's `seq` when it was created).
@@ -115,7 +119,11 @@ final class Subscription {
                 break
             }
         }
-        while let first = handedOut.first, first <= after { handedOut.removeFirst() }
+        if latestHandedOut <= after { latestHandedOut = Int.min }
+        if earlierHandedOut != nil {
+            while let first = earlierHandedOut?.first, first <= after { earlierHandedOut?.removeFirst() }
+            if earlierHandedOut?.isEmpty == true { earlierHandedOut = nil }
+        }
     }
 
     /// Appends an event, dropping the oldest beyond `limit`.
@@ -145,7 +153,8 @@ final class Subscription {
 
     /// Whether a cursor in `from..<below` was handed out (and not yet acknowledged).
     private func cursorHandedOut(from lower: Int, below upper: Int) -> Bool {
-        for handed in handedOut.reversed() where handed < upper { return handed >= lower }
+        if latestHandedOut != Int.min && latestHandedOut < upper { return latestHandedOut >= lower }
+        for handed in (earlierHandedOut ?? []).reversed() where handed < upper { return handed >= lower }
         return false
     }
 
@@ -161,10 +170,21 @@ final class Subscription {
 
     /// Remembers a cursor handed out in an answer, in order, at most ``maxDropRuns`` of them.
     private func handOut(_ handed: Int) {
-        guard !handedOut.contains(handed) else { return }
-        let index = handedOut.lastIndex { $0 < handed }.map { $0 + 1 } ?? handedOut.startIndex
-        handedOut.insert(handed, at: index)
-        if handedOut.count > Subscription.maxDropRuns { handedOut.removeFirst() }
+        if handed == latestHandedOut { return }
+        if latestHandedOut == Int.min {
+            latestHandedOut = handed
+            return
+        }
+        var earlier = earlierHandedOut.take() ?? []
+        if handed > latestHandedOut {
+            earlier.append(latestHandedOut)
+            latestHandedOut = handed
+        } else if !earlier.contains(handed) {
+            // A released poll's cursor, below the last one handed out.
+            earlier.insert(handed, at: earlier.lastIndex { $0 < handed }.map { $0 + 1 } ?? earlier.startIndex)
+        }
+        if earlier.count >= Subscription.maxDropRuns { earlier.removeFirst() }
+        earlierHandedOut = earlier
     }
 
     /// Stops delivering the event type at `index` (it was removed).
