@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # Build: a Swift toolchain image compiles a static-stdlib release binary.
-ARG SWIFT_IMAGE=swift:6.1-bookworm
+# Swift 6.2 at least: several dependencies declare swift-tools-version 6.2; 6.3 is what CI builds and tests with.
+ARG SWIFT_IMAGE=swift:6.3-bookworm
 FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libqrencode-dev libpng-dev pkg-config \

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // On Linux this package is the service and its client. On any other host (an app's build on macOS, Xcode) it is

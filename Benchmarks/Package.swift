@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // The benchmark suite (docs/benchmarks.md): a package of its own so the service's build stays light.
 // `scripts/bench` at the repository root builds and runs everything here.
 import PackageDescription
