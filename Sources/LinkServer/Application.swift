@@ -105,7 +105,8 @@ final class Application: Sendable {
         endpoints += appEndpoints
         endpoints +=
             LinkInspectionEndpoints(
-                engine: links, association: association, linkHost: QRRequest.linkHost(from: config.linkHosts)
+                engine: links, association: association, linkHost: QRRequest.linkHost(from: config.linkHosts),
+                hosts: config.linkHosts.map(HostAllowList.init)
             ).endpoints
         endpoints += ConsoleEndpoints().endpoints
         let rateLimited: LinksDispatcher?

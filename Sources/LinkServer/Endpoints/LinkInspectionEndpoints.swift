@@ -8,6 +8,8 @@ struct LinkInspectionEndpoints: Sendable {
     let association: AssociationFiles
     /// The host of "the link as clicked" for a bare location (the first `links.hosts` entry without `*`).
     let linkHost: String?
+    /// `links.hosts`: a full URL on another host is answered as the listener answers its `Host` (§7 step 1).
+    let hosts: HostAllowList?
 
     var endpoints: [Endpoint] {
         [
@@ -44,6 +46,10 @@ struct LinkInspectionEndpoints: Sendable {
             bot = parsed
         }
         let location = try Location(url)
+        if let host = location.host, let hosts, !hosts.allows(host) {
+            // The listener's 404 for a `Host` outside `links.hosts`: nothing is resolved.
+            return ClickDecision(kind: .notFound, status: 404, target: nil, platform: platform.rawValue, bot: bot)
+        }
         let bare = Location(segments: location.segments, query: location.query)
         let host = location.host ?? linkHost ?? "localhost"
         let facts = ClickFacts(

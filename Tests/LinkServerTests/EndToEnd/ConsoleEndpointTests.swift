@@ -106,6 +106,15 @@ import Testing
             let missing = try client.get("/v1/links/decision?url=/nowhere/1/2/3")
             #expect(missing.json?["decision"] == "not_found")
             #expect(missing.json?["resolution"] == .null)
+            // A full URL on a host outside links.hosts is the listener's 404 for that Host, resolved or not.
+            let elsewhere = try client.get(
+                "/v1/links/decision?url=https%3A%2F%2Fevil.example%2Fusers%2F42&platform=ios")
+            #expect(elsewhere.json?["decision"] == "not_found")
+            #expect(elsewhere.json?["status"] == 404)
+            #expect(elsewhere.json?["target"] == .null)
+            #expect(elsewhere.json?["resolution"] == .null)
+            let listed = try client.get("/v1/links/decision?url=https%3A%2F%2Fa.example.org%2Fusers%2F42")
+            #expect(listed.json?["decision"] == "redirect")
             #expect(try client.get("/v1/links/decision?platform=ios").errorCode == "invalid_request")
             #expect(try client.get("/v1/links/decision?url=/u&platform=watch").errorCode == "invalid_request")
             #expect(try client.get("/v1/links/decision?url=/u&bot=maybe").errorCode == "invalid_request")
