@@ -300,6 +300,18 @@ def try_a_link_and_read_the_chain(server, console):
     console.find("#try-submit").click()
     console.wait_text("#decision-target", "https://www.example.com/spring/AUTUMN")
     console.select("#try-mode", "url")
+    # A rule on the click's platform: the click's own way is drawn, not only the app's resolution.
+    status, _, body = server.call("POST", "/v1/routes", {
+        "path": "/plat/:code", "name": "plat",
+        "redirect": [{"when": {"==": [{"var": "context.click.platform"}, "android"]}, "to": "/spring/{code}"}]})
+    assert status == 201, body
+    console.type("#try-url", "/plat/X1")
+    console.select("#try-platform", "android")
+    console.find("#try-submit").click()
+    console.wait_text("#decision-chain", "1 redirect")
+    steps = [element.text for element in console.finds("#click-chain .step-location")]
+    assert steps == ["/plat/X1", "/spring/X1", "/spring/X1"], steps
+    console.wait_text("#try-outcome", "Resolved directly")
 
 
 def edit_a_resource_and_hit_a_conflict(server, console):
@@ -354,6 +366,31 @@ def an_emitted_event_appears_in_the_tail(server, console):
     console.find("#tail-pause").click()
     console.wait_text("#event-list", "/seek/77", timeout=15)
     console.shot("events")
+    # Paused and resumed while a poll waits out its back-off: still one poll loop. (Two would release each
+    # other's polls, §5, hundreds of times a second.) The polls fail in the page while it is "offline".
+    console.driver.execute_script("""
+        window.__polls = 0;
+        window.__offline = true;
+        const real = window.fetch;
+        window.fetch = (url, init) => {
+          if (String(url).includes("/v1/events/subscriptions/") && (!init || !init.method || init.method === "GET")) {
+            window.__polls += 1;
+            if (window.__offline) return Promise.reject(new TypeError("offline"));
+          }
+          return real(url, init);
+        };""")
+    console.find("#tail-pause").click()
+    console.wait_text("#tail-state", "Paused")
+    console.find("#tail-pause").click()
+    console.wait_text("#tail-state", "Retrying")
+    console.find("#tail-pause").click()
+    console.find("#tail-pause").click()
+    console.driver.execute_script("window.__offline = false")
+    console.wait_text("#tail-state", "Live", timeout=15)
+    before = console.driver.execute_script("return window.__polls")
+    time.sleep(3)
+    polls = console.driver.execute_script("return window.__polls") - before
+    assert polls <= 2, f"{polls} polls in 3 s after a pause and resume during a back-off"
 
 
 def a_click_shows_up_in_the_chart(server, console):
@@ -382,6 +419,10 @@ def slots_present_dismiss_and_watch(server, console):
     console.go("slots")
     console.wait_text("#slot-current", "Nothing is showing")
     console.find("#slot-watch").click()
+    console.wait_text('[data-status="slot"]', "Live", timeout=15)
+    # Watching is a read: the built-in slotChanged, no type registered for the slot.
+    _, _, types = server.call("GET", "/v1/events")
+    assert b"/slots/home" not in types, types
     console.type("#present-id", "spring-sale")
     console.type("#present-priority", "10")
     console.type("#present-payload", '{"title": "Spring sale"}')
@@ -402,6 +443,7 @@ def slots_present_dismiss_and_watch(server, console):
 def association_files_flag_shadowed_and_case_insensitive_routes(server, console):
     for route in [{"path": "/a/:x", "name": "narrow", "link": {"appLinks": False}},
                   {"path": "/:y/b/c", "name": "wide"},
+                  {"path": "/:y/é/z", "name": "wideUnicode"},
                   {"path": "/Shop", "name": "shop", "caseInsensitive": True}]:
         status, _, body = server.call("POST", "/v1/routes", route)
         assert status == 201, body
@@ -409,7 +451,9 @@ def association_files_flag_shadowed_and_case_insensitive_routes(server, console)
     console.wait_text("#apple-file", "apple-app-site-association")
     shadowed = console.wait_text('#apple-components tr[data-route="wide"]', "Shadowed")
     assert "/a/b/c" in shadowed.text and "narrow" in shadowed.text, shadowed.text
-    console.wait_text('#android-components tr[data-route="shop"]', "Android matches case-sensitively")
+    # A literal outside ASCII: the glob is percent-encoded, the pattern is not; shadowed all the same.
+    console.wait_text('#apple-components tr[data-route="wideUnicode"]', "Shadowed")
+    console.wait_text('#android-components tr[data-route="shop"]', "/SHOP will not open the app")
     console.wait_text('#apple-components tr[data-route="shop"]', "Case-insensitive on iOS")
     console.shot("association")
 
@@ -422,6 +466,9 @@ def a_qr_code_for_a_link(server, console):
     console.type("#qr-url", "not a url")
     console.find("#qr-submit").click()
     console.wait_text('[data-status="qr"]', "400")
+    # The code drawn before is not this link's: it goes, with its downloads.
+    assert not console.finds("#qr-image svg"), "the previous QR code stayed under the error"
+    assert not console.find("#qr-downloads").is_displayed()
     console.type("#qr-url", "/promo/SPRING")
     console.find("#qr-submit").click()
     console.wait_text("#qr-caption", "/promo/SPRING")

@@ -56,8 +56,12 @@ export async function request(method, path, { body, headers = {}, signal, as = "
     }
     if (response.status === 401 && retryOn401 && attempt < 3) {
       const reason = auth.token ? "The server refused that token. Try again." : "This request needs a token.";
+      const refused = auth.token;
       const token = await askOnce(reason);
       if (token) continue;
+      // A read refused with a token: it is neither of the service's tokens (both read), so it is not kept as a
+      // sign-in. (A write refused may be a read token's: kept.)
+      if (refused && method === "GET" && auth.token === refused) auth.token = null;
     }
     if (!response.ok && response.status !== 304) {
       let envelope = null;

@@ -86,11 +86,13 @@ function showTokenState() {
 }
 
 auth.ask = ask;
+// Signing in shows the view again, so that what a 401 kept from it loads.
+const signIn = () => ask().then((token) => token && show());
 document.getElementById("auth-button").addEventListener("click", () => {
   if (auth.token) auth.token = null;
-  else ask();
+  else signIn();
 });
-document.addEventListener("console:signin", () => ask());
+document.addEventListener("console:signin", signIn);
 document.addEventListener("console:token", showTokenState);
 window.addEventListener("hashchange", show);
 showTokenState();

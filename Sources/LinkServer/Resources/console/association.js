@@ -8,7 +8,14 @@ const kind = (segment) => (segment.startsWith(":") ? 1 : segment.startsWith("*")
 
 /** The route LinkServer picks for a path: at each segment a literal beats a parameter beats a catch-all. */
 export function serverMatch(routes, path) {
-  const parts = segments(path);
+  // Patterns are written decoded (`/é`), paths as sent (`/%C3%A9`): compared decoded, as the server does.
+  const parts = segments(path).map((part) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  });
   let best = null;
   let bestKinds = null;
   for (const route of routes) {
@@ -78,6 +85,12 @@ export function shadowing(components, routes, caseKey) {
   return flags;
 }
 
+/** A glob's path in another case, as a link a person could type (`/Shop` → `/SHOP`, `/SHOP` → `/shop`). */
+function otherCase(glob) {
+  const upper = glob.toUpperCase();
+  return upper !== glob ? upper : glob.toLowerCase();
+}
+
 function componentTable(id, components, flags, notes) {
   const comment = (component) => component.comment ?? component.comments;
   return h("div", { class: "table-wrap" }, h("table", { id },
@@ -125,7 +138,7 @@ export const associationView = {
           h("h3", {}, "assetlinks.json (Android)"),
           h("p", { class: "muted" }, `${files.android.bytes} bytes · ETag ${files.android.etag} · package ${statement.target.package_name}. Dynamic rules act on Android 15 and later only.`),
           componentTable("android-components", components, shadowing(components, routes, null),
-            (c) => (caseInsensitive.has(c.comments) ? ["Case-insensitive in LinkServer, but Android matches case-sensitively: /PROMO will not open the app."] : [])),
+            (c) => (caseInsensitive.has(c.comments) ? [`Case-insensitive in LinkServer, but Android matches case-sensitively: ${otherCase(c["/"])} will not open the app.`] : [])),
           h("details", {}, h("summary", {}, "The file"), h("pre", {}, pretty(files.android.body)))));
       } else {
         parts.push(h("div", { class: "card", id: "android-file" }, h("h3", {}, "assetlinks.json (Android)"), h("p", { class: "empty" }, "No Android app is configured (links.apps.android), so this file is not served.")));

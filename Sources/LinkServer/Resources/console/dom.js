@@ -61,6 +61,7 @@ export class Status {
   }
 
   loading(text = "Loading…") {
+    this.lastError = null;
     this.element.className = "status loading";
     this.element.replaceChildren(h("span", { class: "spinner", "aria-hidden": "true" }), text);
   }
@@ -71,6 +72,7 @@ export class Status {
   }
 
   error(error) {
+    this.lastError = error;
     this.element.className = "status error";
     this.element.setAttribute("role", "alert");
     this.element.replaceChildren(...describeError(error));

@@ -13,8 +13,9 @@ export const qrView = {
     const downloads = h("div", { class: "buttons", id: "qr-downloads", hidden: true });
     const parameters = () => ({ url: url.value.trim(), size: size.value, ecc: ecc.value });
 
-    const download = async (format) => {
-      const answer = await status.run(() => request("GET", `/v1/qr${query({ ...parameters(), format })}`, { as: "blob" }), `Making the ${format.toUpperCase()}…`);
+    // The downloads are of the code drawn, whatever the fields hold since.
+    const download = async (drawn, format) => {
+      const answer = await status.run(() => request("GET", `/v1/qr${query({ ...drawn, format })}`, { as: "blob" }), `Making the ${format.toUpperCase()}…`);
       if (!answer) return;
       const link = h("a", { href: URL.createObjectURL(answer.blob), download: `qr-code.${format}` });
       document.body.append(link);
@@ -23,24 +24,35 @@ export const qrView = {
       setTimeout(() => URL.revokeObjectURL(link.href), 10000);
     };
 
+    // A request that fails takes the previous code away: it is not the link asked for.
+    const clear = () => {
+      picture.replaceChildren();
+      downloads.replaceChildren();
+      downloads.hidden = true;
+    };
+
     const show = async () => {
       if (!url.value.trim()) {
+        clear();
         status.error(new Error("Enter a URL or a location such as /promo/SPRING."));
         return;
       }
-      const answer = await status.run(() => request("GET", `/v1/qr${query({ ...parameters(), format: "svg" })}`, { as: "text" }), "Drawing…");
-      if (!answer) return;
+      const drawn = parameters();
+      const answer = await status.run(() => request("GET", `/v1/qr${query({ ...drawn, format: "svg" })}`, { as: "text" }), "Drawing…");
+      if (!answer) return clear();
       const parsed = new DOMParser().parseFromString(answer.text, "image/svg+xml").documentElement;
       if (parsed.nodeName !== "svg") {
+        clear();
         status.error(new Error("The server's SVG could not be read."));
         return;
       }
       parsed.setAttribute("role", "img");
-      parsed.setAttribute("aria-label", `QR code for ${url.value.trim()}`);
-      picture.replaceChildren(document.importNode(parsed, true), h("p", { class: "muted", id: "qr-caption" }, url.value.trim()));
+      parsed.setAttribute("aria-label", `QR code for ${drawn.url}`);
+      const caption = drawn.url.startsWith("/") ? `${drawn.url} on the first links host` : drawn.url;
+      picture.replaceChildren(document.importNode(parsed, true), h("p", { class: "muted", id: "qr-caption" }, caption));
       downloads.replaceChildren(
-        h("button", { type: "button", id: "qr-download-png", onclick: () => download("png") }, "Download PNG"),
-        h("button", { type: "button", id: "qr-download-svg", onclick: () => download("svg") }, "Download SVG"));
+        h("button", { type: "button", id: "qr-download-png", onclick: () => download(drawn, "png") }, "Download PNG"),
+        h("button", { type: "button", id: "qr-download-svg", onclick: () => download(drawn, "svg") }, "Download SVG"));
       downloads.hidden = false;
     };
 

@@ -10,7 +10,10 @@ export const resourcesView = {
 
     const load = async () => {
       const answer = await status.run(() => get("/v1/resources"), "Loading resources…");
-      if (!answer) return;
+      if (answer) render(answer);
+    };
+
+    const render = (answer) => {
       resources = answer.resources;
       if (!resources.length) {
         table.replaceChildren(h("p", { class: "empty" }, "No resources yet. Create one below."));
@@ -36,6 +39,9 @@ export const resourcesView = {
       if (done) {
         await load();
         status.ok(`Deleted ${resource.path}.`);
+      } else if (status.lastError?.code === "revision_mismatch" || status.lastError?.code === "no_match") {
+        // Changed or deleted behind the console's back: show the list as it is now, keeping the error in view.
+        await get("/v1/resources").then(render, () => {});
       }
     };
 

@@ -16,8 +16,10 @@ export const slotsView = {
 
     const load = async () => {
       const answer = await status.run(() => get(slotPath()), `Loading slot ${slot.value}…`);
-      if (!answer) return;
-      const showing = answer.current;
+      if (answer) render(answer.current);
+    };
+
+    const render = (showing) => {
       current.replaceChildren(
         h("h3", {}, `Slot ${slot.value.trim()}`),
         showing
@@ -31,6 +33,10 @@ export const slotsView = {
     const dismiss = async (id) => {
       const done = await status.run(() => request("DELETE", `${slotPath()}/present/${encodeURIComponent(id)}`), "Dismissing…");
       if (done) await load();
+      // `not_current`: something else shows now; show it, keeping the error in view.
+      else if (status.lastError?.code === "not_current") {
+        await get(slotPath()).then((answer) => render(answer.current), () => current.replaceChildren());
+      }
     };
 
     const slotForm = h("form", { class: "toolbar", id: "slot-form" }, field("Slot", slot), h("button", { type: "submit" }, "Show"), watchButton);
@@ -47,8 +53,11 @@ export const slotsView = {
       }
       const watched = slot.value.trim();
       await tail?.stop();
-      tail = new Tail([{ path: `/slots/${watched}` }], {
+      // The built-in type, by name: watching is a read (a new pattern per slot would register a type, a write).
+      tail = new Tail([{ name: "slotChanged" }], {
         onEvents: (events) => {
+          events = events.filter((event) => event.params?.slot === watched);
+          if (!events.length) return;
           for (const event of events) {
             const extra = event.extra || {};
             log.prepend(h("li", { class: "event", dataset: { reason: extra.reason } }, `${new Date(event.time).toLocaleTimeString()} ${extra.reason}${extra.current ? `: ${extra.current.id} (priority ${extra.current.priority})` : ""}${extra.replaced ? `, replacing ${extra.replaced.id}` : ""}`));

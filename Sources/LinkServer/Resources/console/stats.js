@@ -69,7 +69,8 @@ export const statsView = {
 
     const load = async () => {
       const answer = await status.run(() => get(`/v1/stats/clicks${query({ route: route.value.trim(), from: from.value, to: to.value })}`), "Loading statistics…");
-      if (!answer) return;
+      // After an error the previous chart is not this query's: it goes.
+      if (!answer) return output.replaceChildren();
       const totals = [["clicks", "Clicks"], ["opens", "App opens"], ["bots", "Bots"], ["unmatched", "Unmatched"]];
       output.replaceChildren(
         h("p", { class: "muted" }, `${answer.from} to ${answer.to} (UTC)${route.value.trim() ? `, route ${route.value.trim()}` : ", all routes"}.`),

@@ -12,17 +12,23 @@ export class Tail {
     this.cursor = 0;
     this.running = false;
     this.controller = null;
+    // Each start begins a new generation; a loop of an older one (asleep in its back-off, or waiting on its
+    // subscribe, when paused) ends as soon as it wakes, so one tail never runs two loops that would release each
+    // other's polls (API.md §5) many times a second.
+    this.generation = 0;
   }
 
   async start() {
     if (this.running) return;
     this.running = true;
-    this.loop();
+    this.generation += 1;
+    this.loop(this.generation);
   }
 
   /** Stops polling; the subscription keeps queueing on the server until its ttl, so a resume loses nothing. */
   pause() {
     this.running = false;
+    this.generation += 1;
     this.controller?.abort();
     this.onState("Paused");
   }
@@ -33,24 +39,31 @@ export class Tail {
     this.id = null;
   }
 
-  async loop() {
+  async loop(generation) {
+    const live = () => this.running && this.generation === generation;
     let backoff = 1000;
-    while (this.running) {
+    while (live()) {
       try {
         if (!this.id) {
           this.onState("Subscribing…");
           const answer = await post("/v1/events/subscriptions", { events: this.events, ttl: 300 });
-          this.id = answer.id;
-          this.cursor = answer.cursor;
+          if (!this.id) {
+            this.id = answer.id;
+            this.cursor = answer.cursor;
+          }
+          if (!live()) return;
         }
         this.onState("Live: waiting for events");
-        this.controller = new AbortController();
-        const answer = await request("GET", `/v1/events/subscriptions/${encodeURIComponent(this.id)}?after=${this.cursor}&wait=25`, { signal: this.controller.signal }).then((r) => r.json);
+        const controller = new AbortController();
+        this.controller = controller;
+        const answer = await request("GET", `/v1/events/subscriptions/${encodeURIComponent(this.id)}?after=${this.cursor}&wait=25`, { signal: controller.signal }).then((r) => r.json);
+        // An answer that arrives after a pause is not shown nor acknowledged: the next poll gets its events again.
+        if (!live()) return;
         this.cursor = answer.cursor;
         if (answer.events.length || answer.missed) this.onEvents(answer.events, answer.missed);
         backoff = 1000;
       } catch (error) {
-        if (!this.running) return;
+        if (!live()) return;
         if (error.name === "AbortError") continue;
         if (error.code === "subscription_not_found") {
           this.id = null;
@@ -60,7 +73,7 @@ export class Tail {
         await new Promise((resolve) => setTimeout(resolve, backoff));
         backoff = Math.min(backoff * 2, 30000);
         if (error.code === "unauthorized" || error.status === 400 || error.status === 429) {
-          this.running = false;
+          if (live()) this.running = false;
           return;
         }
       }

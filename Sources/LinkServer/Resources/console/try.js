@@ -21,8 +21,8 @@ export function chainSteps(resolution) {
   return steps;
 }
 
-function drawChain(steps, failed) {
-  return h("ol", { class: "chain", id: "chain", "aria-label": "Redirect chain" },
+function drawChain(steps, failed, id = "chain") {
+  return h("ol", { class: "chain", id, "aria-label": "Redirect chain" },
     steps.map((step, index) => h("li", { class: `step ${step.kind}`, dataset: { kind: step.kind } },
       h("span", { class: "step-number", "aria-hidden": "true" }, String(index + 1)),
       h("div", {},
@@ -160,6 +160,15 @@ function renderDecision(answer) {
       h("dt", {}, "Sent to"), h("dd", {}, target),
       h("dt", {}, "Platform"), h("dd", {}, answer.platform),
       h("dt", {}, "Bot"), h("dd", {}, answer.bot === false ? "no (a person)" : answer.bot)),
+    // The click is resolved with its own context (`context.click`: platform, bot, language), so its rules may
+    // take it elsewhere than the app's resolution above.
+    answer.resolution
+      ? h("div", { id: "decision-chain" },
+        h("p", {}, answer.resolution.redirects?.length
+          ? `The click's way, with its own context (${answer.resolution.redirects.length} redirect${answer.resolution.redirects.length === 1 ? "" : "s"}):`
+          : "The click's way, with its own context: resolved directly."),
+        drawChain(chainSteps(answer.resolution), null, "click-chain"))
+      : null,
     h("p", { class: "muted" }, "Nothing is counted when you try a link here."),
   ];
 }
