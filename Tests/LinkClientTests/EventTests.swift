@@ -30,6 +30,25 @@ import Testing
         throw Collector.Timeout()
     }
 
+    /// A backend registers the type it emits to (an emit no type matches is 404 `no_match`): `true` when new,
+    /// `false` when it existed as given; a write.
+    @Test func aTypeRegisteredExplicitlyTakesEmits() async throws {
+        try await withLiveServer { (server) async throws in
+            let admin = server.client()
+            let missing = try await #require(throws: LinkServiceError.self) {
+                try await admin.emit(location: "/campaigns/SPRING")
+            }
+            #expect(missing.code == .noMatch)
+            #expect(try await admin.registerEventType(path: "/campaigns/:name", name: "campaign"))
+            #expect(try await !admin.registerEventType(path: "/campaigns/:name", name: "campaign"))
+            #expect(try await admin.emit(location: "/campaigns/SPRING").matched == ["campaign"])
+            let denied = try await #require(throws: LinkServiceError.self) {
+                try await server.client(admin: false).registerEventType(path: "/other")
+            }
+            #expect(denied.code == .unauthorized)
+        }
+    }
+
     @Test func emitAnswersWhatMatched() async throws {
         try await withLiveServer { server in
             let client = server.client()

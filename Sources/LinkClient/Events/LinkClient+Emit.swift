@@ -27,3 +27,21 @@ extension LinkClient {
         }
     }
 }
+
+extension LinkClient {
+    /// Registers an event type by pattern, and binds `name` to it (a write: the admin token when one is set), so
+    /// that emits to it are accepted before anyone subscribes (an emit that no type matches is 404 `no_match`).
+    /// Answers `true` when it registered or named the type, `false` when it existed as given.
+    @discardableResult
+    public func registerEventType(path: String, name: String? = nil) async throws -> Bool {
+        let body = Components.Schemas.EventTypeCreate(path: path, name: name)
+        return try await wire.call("registerEventType") { client in
+            switch try await client.registerEventType(body: .json(body)) {
+            case .created: return true
+            case let other:
+                _ = try other.ok
+                return false
+            }
+        }
+    }
+}
