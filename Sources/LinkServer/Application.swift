@@ -41,6 +41,11 @@ final class Application: Sendable {
             // API.md §6: writes need a token only when the admin token is set. Said, as it rarely is the intent.
             logger.warning("auth.readToken is set without auth.adminToken: writes need no token")
         }
+        if !config.unusedVariables.isEmpty {
+            logger.warning(
+                "environment variables that name no setting are ignored",
+                metadata: ["variables": "\(config.unusedVariables.joined(separator: ","))"])
+        }
         routes = try LiveRoutes(
             configRoutes: configRoutes ?? [], store: store,
             hosts: config.linkHosts.map(HostAllowList.init), redirectLimit: config.redirectLimit,

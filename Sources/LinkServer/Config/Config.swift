@@ -31,6 +31,9 @@ struct Config: Sendable {
     /// Bearer token required for reads, when set.
     var readToken: String?
     var logLevel: Logger.Level = .info
+    /// `LINK_` variables of the environment that name no setting: warned about at start (a typo is otherwise
+    /// silently a default).
+    var unusedVariables: [String] = []
     /// The level of the per-request access log line; `nil` turns it off.
     var accessLogLevel: Logger.Level? = .debug
 }

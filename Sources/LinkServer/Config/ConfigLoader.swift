@@ -28,10 +28,11 @@ enum ConfigLoader {
     /// Reads every setting, then refuses a config file key that no read asked for.
     static func build(from sources: ConfigSources) throws(ConfigError) -> Config {
         let reader = SettingReader(sources)
-        let config = try Config(reader: reader)
+        var config = try Config(reader: reader)
         if let file = sources.file {
             try checkKeys(of: file, known: reader.knownKeys)
         }
+        config.unusedVariables = sources.unusedVariables(known: reader.knownKeys)
         return config
     }
 

@@ -30,6 +30,11 @@ struct ConfigSources: Sendable {
     let sources: [Source]
     /// The config file, when one was read; ``ConfigLoader`` checks its keys.
     let file: JSONFileProvider?
+    /// The environment, and its two readings (derived names, short names), to tell which `LINK_` variables name
+    /// no setting (``unusedVariables(known:)``).
+    private let environment: [String: String]
+    private let derived: any ConfigProvider
+    private let aliases: any ConfigProvider
 
     init(
         commandLine: CommandLineSettings, environment: [String: String], file: JSONFileProvider?,
@@ -40,6 +45,9 @@ struct ConfigSources: Sendable {
         let derived = variables.prefixKeys(with: "link")
         // A key without a short name maps to the empty name, which no environment holds.
         let aliases = variables.mapKeys { key in AbsoluteConfigKey(Self.environmentAliases[key].map { [$0] } ?? []) }
+        self.environment = environment
+        self.derived = derived
+        self.aliases = aliases
         var sources = [
             Source(provider: commandLine.provider) { key in commandLine.origin(of: key) },
             Source(provider: derived) { key in Self.environmentOrigin(of: key, in: derived) },
@@ -61,6 +69,26 @@ struct ConfigSources: Sendable {
 
     /// A reader over the providers, highest first.
     var reader: ConfigReader { ConfigReader(providers: sources.map(\.provider)) }
+
+    /// The `LINK_` variables of the environment that name no setting of `known` (a typo, or a derived name split
+    /// differently: `LINK_SERVER_MAX_URI_BYTES` for `LINK_SERVER_MAX_URIBYTES`), sorted. `LINK_CONFIG` names the
+    /// file; the project's build and test switches (`LINK_WARNINGS_AS_ERRORS`, `LINK_CLIENT_ONLY`, `LINK_TSAN…`,
+    /// `LINK_TEST_…`) are not the server's and are left alone.
+    func unusedVariables(known: Set<String>) -> [String] {
+        var used: Set<String> = ["LINK_CONFIG", "LINK_WARNINGS_AS_ERRORS", "LINK_CLIENT_ONLY"]
+        for key in known {
+            let absolute = AbsoluteConfigKey(ConfigKey(key))
+            for provider in [derived, aliases] {
+                if let result = try? provider.value(forKey: absolute, type: .string), result.value != nil {
+                    used.insert(result.encodedKey)
+                }
+            }
+        }
+        return environment.keys.filter { name in
+            name.hasPrefix("LINK_") && !used.contains(name) && !name.hasPrefix("LINK_TEST_")
+                && !name.hasPrefix("LINK_TSAN")
+        }.sorted()
+    }
 
     /// Where the value a reader gets for `key` comes from; `nil` when no provider holds it.
     func origin(of key: AbsoluteConfigKey) -> Origin? {

@@ -34,6 +34,20 @@ import Testing
         #expect(try ConfigLoader.load(configFile: path, environment: [:]).linkHosts == hosts.map { $0.lowercased() })
     }
 
+    /// A `LINK_` variable that names no setting is reported (and warned about at start): a typo would otherwise
+    /// silently leave the default. Derived names, short names, `LINK_CONFIG` and the test switches are not.
+    @Test func variablesThatNameNoSettingAreReported() throws {
+        let config = try ConfigLoader.load(
+            configFile: nil,
+            environment: [
+                "LINK_SERVER_MAX_URI_BYTES": "9000", "LINK_SERVER_MAX_URIBYTES": "9000", "LINK_PORT": "9",
+                "LINK_LINKS_WEB_URL": "https://www.example.com{location}", "LINK_ADMIN_TOKN": "x",
+                "LINK_TEST_POSTGRES_URL": "postgres://x", "PATH": "/bin",
+            ])
+        #expect(config.server.maxURIBytes == 9000)
+        #expect(config.unusedVariables == ["LINK_ADMIN_TOKN", "LINK_SERVER_MAX_URI_BYTES"])
+    }
+
     @Test func trustedProxiesAreReadFromTheEnvironment() throws {
         let config = try ConfigLoader.load(
             configFile: Self.example, environment: ["LINK_LINKS_TRUSTED_PROXIES": "127.0.0.1,10.0.0.0/8,fd00::/8"])
