@@ -200,11 +200,23 @@ final class LinksDispatcher: RequestHandler {
             let trimmed = bytes[bytes.trimmingSpaces()]
             let lower = trimmed.startIndex
             var host = trimmed
+            var port = trimmed[trimmed.endIndex...]
             if trimmed.first == UInt8(ascii: "[") {
-                if let close = trimmed.firstIndex(of: UInt8(ascii: "]")) { host = bytes[(lower + 1)..<close] }
+                if let close = trimmed.firstIndex(of: UInt8(ascii: "]")) {
+                    host = bytes[(lower + 1)..<close]
+                    port = trimmed[(close + 1)...]
+                    // After the address: nothing, or `:` and the port.
+                    if let first = port.first {
+                        guard first == UInt8(ascii: ":") else { return "" }
+                        port = port.dropFirst()
+                    }
+                }
             } else if let colon = trimmed.lastIndex(of: UInt8(ascii: ":")) {
                 host = bytes[lower..<colon]
+                port = trimmed[(colon + 1)...]
             }
+            // RFC 9110 §4.2.3: a port is digits. `links.example.com:abc` names no host this service knows.
+            guard port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return "" }
             return String(decoding: UnsafeBufferPointer(rebasing: host), as: UTF8.self).lowercased()
         }
         return host ?? characterWiseHostName(header)
@@ -215,6 +227,7 @@ final class LinksDispatcher: RequestHandler {
         if host.hasPrefix("[") {
             if let close = host.firstIndex(of: "]") { host = String(host[host.index(after: host.startIndex)..<close]) }
         } else if let colon = host.lastIndex(of: ":") {
+            guard host[host.index(after: colon)...].allSatisfy({ $0.isASCII && $0.isNumber }) else { return "" }
             host = String(host[..<colon])
         }
         return host

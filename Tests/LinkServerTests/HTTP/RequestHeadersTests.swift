@@ -78,8 +78,15 @@ import Testing
         ("  example.com:8081\t", "example.com"),
         ("[::1]:8081", "::1"),
         ("[::1", "[::1"),
-        ("a:b:c", "a:b"),
+        ("[::1]", "::1"),
+        // A port is digits: anything else names no host (it can match no entry of links.hosts).
+        ("a:b:c", ""),
+        ("links.example.com:abc", ""),
+        ("links.example.com:", "links.example.com"),
+        ("[::1]x", ""),
+        ("[::1]:80x", ""),
         ("exämple.com:80", "exämple.com"),
+        ("exämple.com:8x", ""),
         ("ex:\u{301}", "ex:\u{301}"),
     ]
 
