@@ -29,11 +29,14 @@ public struct HostAllowList: Sendable, Hashable {
     }
 
     /// Whether `entry` can be an entry of the list: a host name (letters, digits, `-`, `_`, dot-separated labels,
-    /// a trailing dot allowed), optionally after `*.`, an IPv4 address, or a bracketed IPv6 one. A scheme, a port,
+    /// a trailing dot allowed), optionally after `*.`, an IPv4 address, or an IPv6 one (with or without brackets). A scheme, a port,
     /// a path, a `*` anywhere else or an empty entry can never match a `Host` and are configuration mistakes.
     public static func isValidEntry(_ entry: String) -> Bool {
-        if entry.hasPrefix("[") && entry.hasSuffix("]") && entry.count > 2 {
-            return entry.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        let address = entry.hasPrefix("[") && entry.hasSuffix("]") ? entry.dropFirst().dropLast() : Substring(entry)
+        if address.contains(":") {
+            // An IPv6 address has at least two colons (`::1`); `cafe.be:8081` is a name with a port.
+            return address.count(where: { $0 == ":" }) >= 2
+                && address.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
         }
         var name = Substring(entry.hasPrefix("*.") ? entry.dropFirst(2) : Substring(entry))
         if name.hasSuffix(".") { name = name.dropLast() }
@@ -50,8 +53,11 @@ public struct HostAllowList: Sendable, Hashable {
             }
     }
 
+    /// Lower-cased, without a trailing dot, and an IPv6 address without its brackets: a `Host` header's
+    /// `[::1]:8081` and a URL's `[::1]` reach here as `::1` and `[::1]`, an entry may be written either way.
     private static func normalize(_ host: String) -> String {
         let lower = host.lowercased()
+        if lower.hasPrefix("[") && lower.hasSuffix("]") { return String(lower.dropFirst().dropLast()) }
         return lower.hasSuffix(".") ? String(lower.dropLast()) : lower
     }
 }

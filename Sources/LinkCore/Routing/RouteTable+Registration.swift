@@ -18,8 +18,10 @@ extension RouteTable {
     }
 
     /// The table with every route of `source` replaced by the trees `definitions`, all or nothing
-    /// (`PUT /v1/routes`), and the new routes.
-    public func replacingRoutes(from source: RouteSource, with definitions: [RouteDefinition])
+    /// (`PUT /v1/routes`), and the new routes. `stored`: the trees were read back from the store, registered by
+    /// this or an earlier version; a check added since (``reservedStart(of:caseInsensitive:onlyExact:)``'s
+    /// look-alikes) must not keep the service from starting on them.
+    public func replacingRoutes(from source: RouteSource, with definitions: [RouteDefinition], stored: Bool = false)
         throws(LinkError) -> (table: RouteTable, registered: [RegisteredRoute])
     {
         var copy = self
@@ -34,7 +36,7 @@ extension RouteTable {
         for (index, definition) in definitions.enumerated() {
             try copy.append(
                 definition, parent: nil, source: source, field: [index], registered: &registered,
-                layouts: &layouts)
+                layouts: &layouts, stored: stored)
         }
         copy.rebuildTrie()
         return (copy, registered)
@@ -45,7 +47,7 @@ extension RouteTable {
     /// their parameter layouts through `layouts`.
     private mutating func append(
         _ definition: RouteDefinition, parent: Int?, source: RouteSource, field: [Int],
-        registered: inout [RegisteredRoute], layouts: inout Set<ParameterLayout>
+        registered: inout [RegisteredRoute], layouts: inout Set<ParameterLayout>, stored: Bool = false
     ) throws(LinkError) {
         let parsed: Pattern
         if let parent {
@@ -55,7 +57,7 @@ extension RouteTable {
         }
         let pattern = parsed.sharingLayout(&layouts)
         let caseInsensitive = definition.caseInsensitive ?? parent.map { routes[$0].caseInsensitive } ?? false
-        if let first = RouteTable.reservedStart(of: pattern, caseInsensitive: caseInsensitive) {
+        if let first = RouteTable.reservedStart(of: pattern, caseInsensitive: caseInsensitive, onlyExact: stored) {
             throw LinkError(
                 .invalidPattern, "Routes may not start with '/\(first)': the public listener serves that path itself",
                 details: ["pattern": .string(pattern.description), "position": 0, "reason": .string("reserved path")])
@@ -105,10 +107,14 @@ extension RouteTable {
     static let reservedPath = "apple-app-site-association"
 
     /// The reserved first segment `pattern` would match, or `nil`: compared without case when the route is
-    /// case-insensitive (`/Robots.TXT` would match `/robots.txt`, which a person can never click, and the
-    /// association files would still list it).
-    static func reservedStart(of pattern: Pattern, caseInsensitive: Bool) -> String? {
+    /// case-insensitive (`/Robots.TXT` would also match `/robots.txt`, which the listener answers itself, and the
+    /// association files would still send the app there), and the one-segment `/apple-app-site-association`.
+    /// `onlyExact`: the first check there was (the reserved segments as written), for routes read back from the
+    /// store, which an earlier version may have accepted with a look-alike.
+    static func reservedStart(of pattern: Pattern, caseInsensitive: Bool, onlyExact: Bool = false) -> String? {
         guard case .literal(let first) = pattern.segments.first else { return nil }
+        if reservedFirstSegments.contains(first) { return first }
+        if onlyExact { return nil }
         let compared = caseInsensitive ? first.lowercased() : first
         if reservedFirstSegments.contains(compared) { return first }
         if pattern.segments.count == 1 && compared == reservedPath { return first }

@@ -30,24 +30,15 @@ struct ConfigSources: Sendable {
     let sources: [Source]
     /// The config file, when one was read; ``ConfigLoader`` checks its keys.
     let file: JSONFileProvider?
-    /// The environment, and its two readings (derived names, short names), to tell which `LINK_` variables name
-    /// no setting (``unusedVariables(known:)``).
+    /// The environment, to tell which `LINK_` variables name no setting (``unusedVariables(known:)``).
     private let environment: [String: String]
-    private let derived: any ConfigProvider
-    private let aliases: any ConfigProvider
 
     init(
         commandLine: CommandLineSettings, environment: [String: String], file: JSONFileProvider?,
         defaults: [AbsoluteConfigKey: ConfigValue]
     ) {
-        let variables = EnvironmentVariablesProvider(environmentVariables: environment)
-        // `server.port` → `LINK_SERVER_PORT` (camelCase becomes `_`-separated words: `LINK_LINKS_WEB_URL`).
-        let derived = variables.prefixKeys(with: "link")
-        // A key without a short name maps to the empty name, which no environment holds.
-        let aliases = variables.mapKeys { key in AbsoluteConfigKey(Self.environmentAliases[key].map { [$0] } ?? []) }
+        let (derived, aliases) = Self.environmentProviders(environment)
         self.environment = environment
-        self.derived = derived
-        self.aliases = aliases
         var sources = [
             Source(provider: commandLine.provider) { key in commandLine.origin(of: key) },
             Source(provider: derived) { key in Self.environmentOrigin(of: key, in: derived) },
@@ -76,9 +67,11 @@ struct ConfigSources: Sendable {
     /// `LINK_TEST_…`) are not the server's and are left alone.
     func unusedVariables(known: Set<String>) -> [String] {
         var used: Set<String> = ["LINK_CONFIG", "LINK_WARNINGS_AS_ERRORS", "LINK_CLIENT_ONLY"]
+        // Looked up with every value made non-empty: a variable set to nothing still names its setting.
+        let (derived, aliases) = Self.environmentProviders(environment.mapValues { _ in "set" })
         for key in known {
             let absolute = AbsoluteConfigKey(ConfigKey(key))
-            for provider in [derived, aliases] {
+            for provider in [derived, aliases] as [any ConfigProvider] {
                 if let result = try? provider.value(forKey: absolute, type: .string), result.value != nil {
                     used.insert(result.encodedKey)
                 }
@@ -88,6 +81,19 @@ struct ConfigSources: Sendable {
             name.hasPrefix("LINK_") && !used.contains(name) && !name.hasPrefix("LINK_TEST_")
                 && !name.hasPrefix("LINK_TSAN")
         }.sorted()
+    }
+
+    /// The environment read two ways: by derived names (`server.port` → `LINK_SERVER_PORT`: camelCase becomes
+    /// `_`-separated words, `LINK_LINKS_WEB_URL`) and by the contract's short names (a key without one maps to the
+    /// empty name, which no environment holds).
+    private static func environmentProviders(_ environment: [String: String]) -> (
+        derived: some ConfigProvider, aliases: some ConfigProvider
+    ) {
+        let variables = EnvironmentVariablesProvider(environmentVariables: environment)
+        return (
+            variables.prefixKeys(with: "link"),
+            variables.mapKeys { key in AbsoluteConfigKey(Self.environmentAliases[key].map { [$0] } ?? []) }
+        )
     }
 
     /// Where the value a reader gets for `key` comes from; `nil` when no provider holds it.

@@ -91,7 +91,8 @@ final class LinkEngine: Sendable {
         _ facts: ClickFacts, lsp: String?, counted: Bool, head: Bool = false, now: Int64, resolver: borrowing Resolver
     ) throws -> KeptClick {
         var input = try self.input(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
-        if head { input.standInToken = DeferredTokens.standIn }
+        // Only when a GET would draw a token: with the shared store unreachable it draws none.
+        if head, storeReachable() { input.standInToken = DeferredTokens.standIn }
         var decision = decider.decide(input, resolver: resolver)
         if decision.kind == .platformCheck { return KeptClick(facts: facts, decision: decision) }
         // The click counts under an ambiguous person's `_lsp` choice.

@@ -225,7 +225,12 @@ final class LinksDispatcher: RequestHandler {
     private static func characterWiseHostName(_ header: String) -> String {
         var host = header.trimmingSpaces.lowercased()
         if host.hasPrefix("[") {
-            if let close = host.firstIndex(of: "]") { host = String(host[host.index(after: host.startIndex)..<close]) }
+            if let close = host.firstIndex(of: "]") {
+                let rest = host[host.index(after: close)...]
+                guard rest.isEmpty || (rest.first == ":" && rest.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }))
+                else { return "" }
+                host = String(host[host.index(after: host.startIndex)..<close])
+            }
         } else if let colon = host.lastIndex(of: ":") {
             guard host[host.index(after: colon)...].allSatisfy({ $0.isASCII && $0.isNumber }) else { return "" }
             host = String(host[..<colon])
@@ -369,16 +374,15 @@ extension LinksDispatcher {
         guard let rawQuery, !rawQuery.isEmpty else { return ("", nil) }
         var lsp: String?
         let kept = rawQuery.split(separator: "&", omittingEmptySubsequences: false).filter { item in
-            var name = item.prefix { $0 != "=" }
-            var value = item.dropFirst(name.count + 1)
-            if name.contains("%") || value.contains("%"),
-                let decoded = (try? Query(parsing: item))?.items.first
-            {
-                name = Substring(decoded.name)
-                value = Substring(decoded.value)
+            // Every click runs this: an item is decoded only when it has an escape (bytes, not Characters).
+            guard item.utf8.contains(UInt8(ascii: "%")) else {
+                let name = item.prefix { $0 != "=" }
+                if name == "_lsp" { lsp = String(item.dropFirst(5)) }
+                return name != "_lsp" && name != "lst"
             }
-            if name == "_lsp" { lsp = String(value) }
-            return name != "_lsp" && name != "lst"
+            guard let decoded = (try? Query(parsing: item))?.items.first else { return true }
+            if decoded.name == "_lsp" { lsp = decoded.value }
+            return decoded.name != "_lsp" && decoded.name != "lst"
         }
         return (kept.joined(separator: "&"), lsp)
     }

@@ -26,7 +26,7 @@ final class LiveRoutes: Sendable {
         do throws(LinkError) {
             // One replace for every stored tree: registering them one by one would rebuild the table each time.
             let stored = try trees.map { (tree) throws(LinkError) in try RouteDefinition(json: tree) }
-            if !stored.isEmpty { table = try table.replacingRoutes(from: .api, with: stored).table }
+            if !stored.isEmpty { table = try table.replacingRoutes(from: .api, with: stored, stored: true).table }
         } catch {
             throw ConfigError(
                 "a route kept in the store conflicts with the routes file: \(error.message)"
@@ -105,7 +105,7 @@ final class LiveRoutes: Sendable {
         let trees = try store.loadRouteTrees()
         var resolver = current.value
         let stored = try trees.map { (tree) throws(LinkError) in try RouteDefinition(json: tree) }
-        resolver.table = try resolver.table.replacingRoutes(from: .api, with: stored).table
+        resolver.table = try resolver.table.replacingRoutes(from: .api, with: stored, stored: true).table
         return .init(resolver, revision: revision)
     }
 }

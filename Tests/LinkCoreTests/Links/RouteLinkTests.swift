@@ -71,6 +71,23 @@ import Testing
         }
     }
 
+    /// Routes an earlier version accepted and stored are read back (the service must start on them), while the
+    /// reserved segments as written were refused by every version.
+    @Test func storedLookalikesAreReadBack() throws {
+        let lookalikes = try [
+            #"{"path": "/apple-app-site-association"}"#, #"{"path": "/Robots.TXT", "caseInsensitive": true}"#,
+        ]
+        .map { try RouteDefinition(json: try JSONParser.parse(Array($0.utf8))) }
+        #expect(try RouteTable().replacingRoutes(from: .api, with: lookalikes, stored: true).table.routes.count == 2)
+        #expect { try RouteTable().replacingRoutes(from: .api, with: lookalikes) } throws: {
+            ($0 as? LinkError)?.code == .invalidPattern
+        }
+        let reserved = try RouteDefinition(json: try JSONParser.parse(Array(#"{"path": "/robots.txt"}"#.utf8)))
+        #expect { try RouteTable().replacingRoutes(from: .api, with: [reserved], stored: true) } throws: {
+            ($0 as? LinkError)?.code == .invalidPattern
+        }
+    }
+
     /// Paths that only look like reserved ones: another case, matched case-sensitively; the association file's
     /// name as a first segment of a longer path, which the listener does not serve.
     @Test(arguments: [

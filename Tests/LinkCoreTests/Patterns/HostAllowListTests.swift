@@ -21,3 +21,28 @@ import Testing
         #expect(hosts.allows(try Location(text)) == allowed)
     }
 }
+
+/// IPv6 entries, written with or without brackets, admit the address as a `Host` header gives it (`::1`, brackets
+/// stripped with the port) and as a URL gives it (`[::1]`).
+@Suite struct HostAllowListAddressTests {
+    @Test(arguments: ["::1", "[::1]", "[::1"])
+    func anIPv6EntryAdmitsItsAddress(entry: String) throws {
+        let hosts = HostAllowList([entry])
+        let valid = HostAllowList.isValidEntry(entry)
+        #expect(valid == (entry != "[::1"))
+        guard valid else { return }
+        #expect(hosts.allows("::1"))
+        #expect(hosts.allows("[::1]"))
+        #expect(hosts.allows(try Location("http://[::1]:8081/x")))
+        #expect(!hosts.allows("::2"))
+    }
+
+    @Test(arguments: [
+        ("links.example.com", true), ("*.example.com", true), ("127.0.0.1", true), ("fe80::1", true),
+        ("cafe.be:8081", false), ("links.example.com:8081", false), ("*", false), ("", false),
+        ("https://links.example.com", false), ("a.*.example.com", false),
+    ])
+    func entries(entry: String, valid: Bool) {
+        #expect(HostAllowList.isValidEntry(entry) == valid)
+    }
+}

@@ -28,7 +28,9 @@ import Testing
     /// Host names in any case, with a leading `*.` or a trailing dot, and addresses, are entries of `links.hosts`.
     @Test func hostNamesAndAddressesAreHosts() throws {
         let path = TestServer.temporaryDirectory() + "/linkserver.json"
-        let hosts = ["Links.Example.COM", "*.example.com", "links.example.com.", "127.0.0.1", "[::1]", "my_host"]
+        let hosts = [
+            "Links.Example.COM", "*.example.com", "links.example.com.", "127.0.0.1", "[::1]", "::2", "my_host",
+        ]
         try JSONValue.object(["links": .object(["hosts": .array(hosts.map(JSONValue.string))])]).description.write(
             toFile: path, atomically: true, encoding: .utf8)
         #expect(try ConfigLoader.load(configFile: path, environment: [:]).linkHosts == hosts.map { $0.lowercased() })

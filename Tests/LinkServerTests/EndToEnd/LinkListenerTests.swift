@@ -155,6 +155,16 @@ import Testing
         }
     }
 
+    /// An IPv6 entry of links.hosts, with or without brackets, admits the Host header that names it.
+    @Test(arguments: ["[::1]", "::1"])
+    func anIPv6HostIsAdmitted(entry: String) throws {
+        try withServer({ Self.configure(&$0) { $0.linkHosts = [entry] } }) { (server) throws in
+            let client = links(server)
+            #expect(try client.get("/robots.txt", headers: ["Host": "[::1]:8081"]).status == 200)
+            #expect(try client.get("/robots.txt", headers: ["Host": "[::2]:8081"]).status == 404)
+        }
+    }
+
     @Test func previewBotsGetACardAndCrawlersTheDesktopTarget() throws {
         try withServer({ Self.configure(&$0) }) { (server) throws in
             #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)

@@ -24,6 +24,29 @@ import Testing
         #expect(sync == 2)
     }
 
+    /// An upgrade starts on the routes an earlier version stored, even one a check added since refuses when
+    /// registered (`/apple-app-site-association`, a case-insensitive `/Robots.TXT`): the API comes up, and the
+    /// route can be seen and removed through it.
+    @Test func routesAnEarlierVersionStoredAreServedAfterAnUpgrade() throws {
+        let directory = TestServer.temporaryDirectory()
+        do {
+            let store = try SQLiteStore(directory: directory)
+            try store.replaceRouteTrees([
+                ["path": "/apple-app-site-association", "name": "old"],
+                ["path": "/Robots.TXT", "name": "shop", "caseInsensitive": true],
+            ])
+            try store.close()
+        }
+        try withServer(dataDir: directory) { (server) throws in
+            let client = server.client()
+            #expect(try client.get("/v1/routes/old").status == 200)
+            #expect(try client.request("DELETE", "/v1/routes/old", json: .null).status == 204)
+            // Registering one anew is refused.
+            #expect(
+                try client.post("/v1/routes", ["path": "/apple-app-site-association"]).errorCode == "invalid_pattern")
+        }
+    }
+
     @Test func writesSurviveReopening() throws {
         let directory = TestServer.temporaryDirectory()
         do {

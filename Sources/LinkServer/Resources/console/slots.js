@@ -55,9 +55,14 @@ export const slotsView = {
       await tail?.stop();
       // The built-in type, by name: watching is a read (a new pattern per slot would register a type, a write).
       tail = new Tail([{ name: "slotChanged" }], {
-        onEvents: (events) => {
+        onEvents: (events, missed) => {
+          // The subscription hears every slot's changes; a drop may have been this slot's.
+          if (missed) log.prepend(h("li", { class: "event", dataset: { reason: "missed" } }, `${missed} change${missed === 1 ? "" : "s"} of some slot may have been missed; showing the slot as it is now.`));
           events = events.filter((event) => event.params?.slot === watched);
-          if (!events.length) return;
+          if (!events.length) {
+            if (missed) load();
+            return;
+          }
           for (const event of events) {
             const extra = event.extra || {};
             log.prepend(h("li", { class: "event", dataset: { reason: extra.reason } }, `${new Date(event.time).toLocaleTimeString()} ${extra.reason}${extra.current ? `: ${extra.current.id} (priority ${extra.current.priority})` : ""}${extra.replaced ? `, replacing ${extra.replaced.id}` : ""}`));

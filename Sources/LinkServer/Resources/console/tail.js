@@ -16,10 +16,12 @@ export class Tail {
     // subscribe, when paused) ends as soon as it wakes, so one tail never runs two loops that would release each
     // other's polls (API.md §5) many times a second.
     this.generation = 0;
+    // Stopped for good (its subscription deleted): a subscribe still under way is deleted when it answers.
+    this.stopped = false;
   }
 
   async start() {
-    if (this.running) return;
+    if (this.running || this.stopped) return;
     this.running = true;
     this.generation += 1;
     this.loop(this.generation);
@@ -34,9 +36,15 @@ export class Tail {
   }
 
   async stop() {
+    this.stopped = true;
     this.pause();
-    if (this.id) await request("DELETE", `/v1/events/subscriptions/${encodeURIComponent(this.id)}`, { retryOn401: false }).catch(() => {});
+    if (this.id) await this.forget(this.id);
     this.id = null;
+  }
+
+  /** Deletes a subscription on the server, quietly (it expires at its ttl anyway). */
+  forget(id) {
+    return request("DELETE", `/v1/events/subscriptions/${encodeURIComponent(id)}`, { retryOn401: false }).catch(() => {});
   }
 
   async loop(generation) {
@@ -47,11 +55,15 @@ export class Tail {
         if (!this.id) {
           this.onState("Subscribing…");
           const answer = await post("/v1/events/subscriptions", { events: this.events, ttl: 300 });
-          if (!this.id) {
+          // A subscription made for a loop that was paused meanwhile, or after another loop's, is not kept: it
+          // is deleted rather than left to queue events until its ttl.
+          if (this.id || this.stopped || !live()) {
+            if (answer.id !== this.id) this.forget(answer.id);
+            if (!live()) return;
+          } else {
             this.id = answer.id;
             this.cursor = answer.cursor;
           }
-          if (!live()) return;
         }
         this.onState("Live: waiting for events");
         const controller = new AbortController();
