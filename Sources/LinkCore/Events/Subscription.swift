@@ -180,7 +180,8 @@ final class Subscription {
             earlier.append(latestHandedOut)
             latestHandedOut = handed
         } else if !earlier.contains(handed) {
-            // A released poll's cursor, below the last one handed out.
+            // Defensive: cursors handed out never decrease today (a released poll's empty answer comes with an
+            // empty queue, so its cursor is the subscription's), but a lower one would still be kept in order.
             earlier.insert(handed, at: earlier.lastIndex { $0 < handed }.map { $0 + 1 } ?? earlier.startIndex)
         }
         if earlier.count >= Subscription.maxDropRuns { earlier.removeFirst() }
