@@ -41,8 +41,20 @@ protocol EventHub: Sendable {
     var pollsOnce: Bool { get }
 }
 
+/// An event as a shared store keeps it in its log (``SharedEventHub``): the shapes of the types it matched, best
+/// first, and its bytes per type (its `seq` is set when it is read back). A change that must be told as an event
+/// stores it in its own transaction, so the two commit together and in one order (API.md §11, §12).
+struct StoredEvent: Sendable {
+    var shapes: [String]
+    var body: String
+}
+
 extension EventHub {
     func withCurrentTypes<Value>(_ body: () throws -> Value) throws -> Value { try body() }
+
+    /// The event at `location` as the store's log keeps it, when events live in the store (`nil`: they are
+    /// delivered in this process by ``emit(_:extra:time:)``).
+    func storedEvent(_ location: Location, extra: JSONValue, time: String) throws -> StoredEvent? { nil }
 
     func emit(
         name: String, params: OrderedDictionary<String, String>, query: [QueryItem], extra: JSONValue, time: String

@@ -140,9 +140,22 @@ final class SharedEventHub: EventHub {
     private func append(_ location: Location, extra: JSONValue, time: String, onlyIfHeard: Bool) throws
         -> EmitResult?
     {
+        let (event, labels) = try stored(location, extra: extra, time: time)
+        let stored = try store.appendEvent(
+            shapes: event.shapes, body: event.body, now: clock(), onlyIfHeard: onlyIfHeard)
+        return stored.map { EmitResult(seq: $0.seq, delivered: $0.delivered, matched: labels) }
+    }
+
+    func storedEvent(_ location: Location, extra: JSONValue, time: String) throws -> StoredEvent? {
+        try stored(location, extra: extra, time: time).event
+    }
+
+    /// The log keeps the event once per matched type, best first, each as a subscriber receives it (its bytes as
+    /// the event wrote them; `seq` is set when it is read back); and the matched types' labels.
+    private func stored(_ location: Location, extra: JSONValue, time: String) throws -> (
+        event: StoredEvent, labels: [String]
+    ) {
         let matches = try withCurrentTypes { try types.matching(location) }
-        // The log keeps the event once per matched type, best first, each as a subscriber receives it (its bytes as
-        // the event wrote them; `seq` is set when it is read back).
         var body = JSONWriter()
         body.beginArray()
         for match in matches {
@@ -153,10 +166,11 @@ final class SharedEventHub: EventHub {
                 ).encoded)
         }
         body.endArray()
-        let stored = try store.appendEvent(
-            shapes: matches.map { $0.type.pattern.shape() }, body: String(decoding: body.finish(), as: UTF8.self),
-            now: clock(), onlyIfHeard: onlyIfHeard)
-        return stored.map { EmitResult(seq: $0.seq, delivered: $0.delivered, matched: matches.map { $0.type.label }) }
+        return (
+            StoredEvent(
+                shapes: matches.map { $0.type.pattern.shape() }, body: String(decoding: body.finish(), as: UTF8.self)),
+            matches.map { $0.type.label }
+        )
     }
 
     func emit(

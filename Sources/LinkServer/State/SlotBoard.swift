@@ -124,9 +124,16 @@ final class SlotBoard: Sendable {
             let live = expired == nil ? stored : nil
             let decided = decide(live, now)
             let after = decided.map { $0.current(before: live) } ?? live
+            // With events in the store's log, the change's events are stored with it, in its transaction.
+            let time = WallClock.rfc3339Now()
+            let events = try [expired, decided].compactMap { $0 }.compactMap { (change) throws -> StoredEvent? in
+                guard let (location, extra) = SlotBoard.event(of: change, in: slot) else { return nil }
+                return try hub.storedEvent(location, extra: extra, time: time)
+            }
+            let emits = events.isEmpty
             let announcement = { [self] in
-                if let expired { announce(expired, in: slot) }
-                if let decided { announce(decided, in: slot) }
+                if let expired { announce(expired, in: slot, emit: emits, time: time) }
+                if let decided { announce(decided, in: slot, emit: emits, time: time) }
                 if let after, decided?.reason != nil {
                     expiries.withLock { $0.insert(Expiry(at: after.expires, slot: slot)) }
                     timer.withLock { $0 }?.schedule(ContinuousClock.now + .milliseconds(max(0, after.expires - now)))
@@ -141,21 +148,27 @@ final class SlotBoard: Sendable {
             return .init(
                 slots, result: result,
                 commit: { [store] in
-                    try store.saveSlot(slot, after, replacing: stored)
+                    try store.saveSlot(slot, after, replacing: stored, appending: events)
                     return snapshot.revision + 1
                 }, announce: announcement)
         }
     }
 
-    /// The `slotChanged` event of a change that changed the slot, and the metrics of every outcome.
-    private func announce(_ change: SlotRule.Change, in slot: String) {
-        defer { onChange(change) }
-        guard let reason = change.reason else { return }
+    /// The `slotChanged` event of a change that changed the slot (its location and `extra`), or `nil`.
+    private static func event(of change: SlotRule.Change, in slot: String) -> (Location, JSONValue)? {
+        guard let reason = change.reason else { return nil }
         let extra: JSONValue = [
             "current": change.current(before: nil).map { $0.json() } ?? .null,
             "replaced": change.ended?.json() ?? .null, "reason": .string(reason),
         ]
-        _ = try? hub.emit(
-            Location(segments: ["slots", slot], query: Query([])), extra: extra, time: WallClock.rfc3339Now())
+        return (Location(segments: ["slots", slot], query: Query([])), extra)
+    }
+
+    /// The metrics of every outcome, and the `slotChanged` event of a change that changed the slot when it was not
+    /// stored with the change (`emit`: events are delivered in this process).
+    private func announce(_ change: SlotRule.Change, in slot: String, emit: Bool, time: String) {
+        defer { onChange(change) }
+        guard emit, let (location, extra) = SlotBoard.event(of: change, in: slot) else { return }
+        _ = try? hub.emit(location, extra: extra, time: time)
     }
 }

@@ -70,8 +70,13 @@ protocol Store: Sendable {
     /// unreachable, so reconnection never waits longer than its own backoff).
     func reconnect()
     /// Sets what a slot shows when it still shows `previous` (compared by `id` and `since`); throws
-    /// ``StoreConflict`` when another instance changed the slot first.
-    func saveSlot(_ name: String, _ presentation: Presentation?, replacing previous: Presentation?) throws
+    /// ``StoreConflict`` when another instance changed the slot first. `events` (the change's `slotChanged`, from
+    /// ``EventHub/storedEvent(_:extra:time:)``: only a store that keeps the event log has any) are appended in the
+    /// same transaction.
+    func saveSlot(
+        _ name: String, _ presentation: Presentation?, replacing previous: Presentation?,
+        appending events: [StoredEvent]
+    ) throws
 }
 
 extension Store {
@@ -86,7 +91,11 @@ extension Store {
 
     func reconnect() {}
 
-    func saveSlot(_ name: String, _ presentation: Presentation?, replacing previous: Presentation?) throws {
+    func saveSlot(
+        _ name: String, _ presentation: Presentation?, replacing previous: Presentation?,
+        appending events: [StoredEvent]
+    ) throws {
+        precondition(events.isEmpty, "only a store that keeps the event log appends events")
         try saveSlot(name, presentation)
     }
 

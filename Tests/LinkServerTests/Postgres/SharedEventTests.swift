@@ -177,6 +177,10 @@ extension PostgresSuites {
         @Test func presentsIntoOneSlotAreSerialisedAcrossInstances() throws {
             let servers = try Self.three()
             let ports = servers.map(\.port)
+            let watch = try #require(
+                try HTTPClient(port: ports[0]).post(
+                    "/v1/events/subscriptions", ["events": [["name": "slotChanged"]], "ttl": 60]
+                ).json)
             let priorities = Array(1...24).shuffled()
             DispatchQueue.concurrentPerform(iterations: priorities.count) { index in
                 _ = try? HTTPClient(port: ports[index % 3]).post(
@@ -190,6 +194,24 @@ extension PostgresSuites {
                         (try? HTTPClient(port: server.port).get("/v1/slots/home").json?["current"]?["id"]) == "p24"
                     })
             }
+            // The events tell the changes in the order they were committed: each replaces what the one before it
+            // showed (a change and its event commit together; they were two transactions, and a change made on
+            // another instance in between could take the earlier seq).
+            var events: [JSONValue] = []
+            var cursor = try #require(watch["cursor"]?.intValue)
+            let id = try #require(watch["id"]?.stringValue)
+            while events.last?["extra"]?["current"]?["id"] != "p24" {
+                let answer = try #require(try Self.poll(ports[events.count % 3], id, after: cursor, wait: 5).json)
+                let received = answer["events"]?.arrayValue ?? []
+                #expect(!received.isEmpty, "the events stopped before p24's")
+                if received.isEmpty { break }
+                events += received
+                cursor = try #require(answer["cursor"]?.intValue)
+            }
+            for (before, event) in zip(events, events.dropFirst()) {
+                #expect(event["extra"]?["replaced"]?["id"] == before["extra"]?["current"]?["id"], "\(event)")
+            }
+            #expect(events.first?["extra"]?["replaced"] == .null)
         }
         @Test func aSubscriptionExpiresOnEveryInstanceWhenUnpolledForItsTTL() throws {
             let servers = try Self.three()

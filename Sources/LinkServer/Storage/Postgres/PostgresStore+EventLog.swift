@@ -173,33 +173,42 @@ extension PostgresStore {
         seq: Int, delivered: Int
     )? {
         // A click waits on it (`linkClick`): as briefly as on its other store calls.
+        let event = StoredEvent(shapes: shapes, body: body)
         let rows = try run(timeout: onlyIfHeard ? PostgresStore.clickTimeout : PostgresStore.timeout) {
             client, logger in
-            try await client.query(
-                """
-                WITH heard AS (
-                    SELECT NOT \(onlyIfHeard) OR EXISTS (
-                        SELECT 1 FROM event_subscription
-                        WHERE shapes && \(shapes)::text[] AND active_until + ttl_ms >= \(now)
-                    ) AS yes
-                ), next AS (
-                    UPDATE change_revision SET revision = revision + 1
-                    WHERE name = 'events' AND (SELECT yes FROM heard) RETURNING revision
-                ), stored AS (
-                    INSERT INTO event_log (seq, shapes, body)
-                    SELECT revision, \(shapes)::text[], \(body) FROM next RETURNING seq
-                ), announced AS (
-                    SELECT pg_notify('linkserver_changes', 'events:' || seq) FROM stored
-                )
-                SELECT stored.seq, (
-                    SELECT count(*) FROM event_subscription
-                    WHERE shapes && \(shapes)::text[] AND active_until + ttl_ms >= \(now)
-                )
-                FROM stored, announced
-                """, logger: logger
-            ).collectRows(Int.self, Int.self)
+            try await client.query(PostgresStore.appending(event, now: now, onlyIfHeard: onlyIfHeard), logger: logger)
+                .collectRows(Int.self, Int.self)
         }
         return rows.first.map { (seq: $0.0, delivered: $0.1) }
+    }
+
+    /// The one statement that stores `event` with the next `seq` (unless, with `onlyIfHeard`, no live subscription
+    /// has one of its shapes), notifies the instances, and answers the `seq` and the subscriptions it reaches; on
+    /// its own (``appendEvent(shapes:body:now:onlyIfHeard:)``) or in another change's transaction.
+    static func appending(_ event: StoredEvent, now: Int64, onlyIfHeard: Bool) -> PostgresQuery {
+        let shapes = event.shapes
+        let body = event.body
+        return """
+            WITH heard AS (
+                SELECT NOT \(onlyIfHeard) OR EXISTS (
+                    SELECT 1 FROM event_subscription
+                    WHERE shapes && \(shapes)::text[] AND active_until + ttl_ms >= \(now)
+                ) AS yes
+            ), next AS (
+                UPDATE change_revision SET revision = revision + 1
+                WHERE name = 'events' AND (SELECT yes FROM heard) RETURNING revision
+            ), stored AS (
+                INSERT INTO event_log (seq, shapes, body)
+                SELECT revision, \(shapes)::text[], \(body) FROM next RETURNING seq
+            ), announced AS (
+                SELECT pg_notify('linkserver_changes', 'events:' || seq) FROM stored
+            )
+            SELECT stored.seq, (
+                SELECT count(*) FROM event_subscription
+                WHERE shapes && \(shapes)::text[] AND active_until + ttl_ms >= \(now)
+            )
+            FROM stored, announced
+            """
     }
 
     /// The queues of several subscriptions at once, up to `latest`, as polls that acknowledge nothing would see

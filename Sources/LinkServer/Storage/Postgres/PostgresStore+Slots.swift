@@ -23,18 +23,22 @@ extension PostgresStore {
     }
 
     func saveSlot(_ name: String, _ presentation: Presentation?) throws {
-        try saveSlot(name, presentation, expecting: nil)
+        try saveSlot(name, presentation, expecting: nil, events: [])
     }
 
-    func saveSlot(_ name: String, _ presentation: Presentation?, replacing previous: Presentation?) throws {
-        try saveSlot(name, presentation, expecting: .some(previous.map { ($0.id, $0.since) }))
+    func saveSlot(
+        _ name: String, _ presentation: Presentation?, replacing previous: Presentation?,
+        appending events: [StoredEvent]
+    ) throws {
+        try saveSlot(name, presentation, expecting: .some(previous.map { ($0.id, $0.since) }), events: events)
     }
 
     /// With `expecting`, commits only when the slot still holds that presentation (`id`, `since`; `nil` for empty):
     /// the slots' revision row is locked first, so presents into one slot are serialised across instances.
     private func saveSlot(
-        _ name: String, _ presentation: Presentation?, expecting: (id: String, since: Int64)??
+        _ name: String, _ presentation: Presentation?, expecting: (id: String, since: Int64)??, events: [StoredEvent]
     ) throws {
+        let now = WallClock.milliseconds()
         let row = presentation.map { ($0.id, $0.priority, $0.payload.encodedString(), $0.since, $0.expires) }
         try transaction { connection, logger in
             let revision = try await connection.lockRevision(.slots, logger: logger)
@@ -60,6 +64,13 @@ extension PostgresStore {
                 try await connection.query("DELETE FROM slot WHERE name = \(name)", logger: logger)
             }
             try await connection.raiseRevision(.slots, to: revision + 1, logger: logger)
+            // Its events in the same transaction: a slot change is never committed without its `slotChanged`, and
+            // changes to one slot (serialised by the lock above) get their `seq`s in their own order.
+            for event in events {
+                _ = try await connection.query(
+                    PostgresStore.appending(event, now: now, onlyIfHeard: false), logger: logger
+                ).collectRows(Int.self, Int.self)
+            }
             return ()
         }
     }
