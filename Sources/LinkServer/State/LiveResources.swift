@@ -13,7 +13,7 @@ final class LiveResources: Sendable {
     init(store: any Store, hosts: HostAllowList?) throws {
         let stored = try store.loadResources()
         let registry = try ResourceRegistry(resources: stored.resources, revision: stored.revision)
-        state = LiveState(registry, revision: stored.revision) { current in
+        state = LiveState(registry, revision: stored.revision, refreshesBeforeWrites: store.isShared) { current in
             let stored = try store.loadResources()
             guard stored.revision != current.revision else { return nil }
             return .init(

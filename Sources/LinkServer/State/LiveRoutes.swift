@@ -32,7 +32,10 @@ final class LiveRoutes: Sendable {
                 "a route kept in the store conflicts with the routes file: \(error.message)"
                     + LiveRoutes.describe(error.details))
         }
-        state = LiveState(Resolver(table: table, hosts: hosts, redirectLimit: redirectLimit), revision: revision) {
+        state = LiveState(
+            Resolver(table: table, hosts: hosts, redirectLimit: redirectLimit), revision: revision,
+            refreshesBeforeWrites: store.isShared
+        ) {
             [store] current in try LiveRoutes.reload(current, from: store)
         }
     }

@@ -74,9 +74,17 @@ final class LiveState<Value: Sendable>: Sendable {
     private let writes = Mutex(())
     /// The state another instance committed, given the published one, or nil when the store holds that revision.
     private let reload: @Sendable (Snapshot) throws -> Snapshot?
+    /// Whether a write first publishes what other instances committed (a shared store): a write decided from a
+    /// stale value that commits nothing (a delete of what another instance created a moment ago: "not found")
+    /// would otherwise never meet the store's conflict check.
+    private let refreshesBeforeWrites: Bool
 
-    init(_ value: Value, revision: Int, reload: @escaping @Sendable (Snapshot) throws -> Snapshot?) {
+    init(
+        _ value: Value, revision: Int, refreshesBeforeWrites: Bool = false,
+        reload: @escaping @Sendable (Snapshot) throws -> Snapshot?
+    ) {
         published = Mutex(Snapshot(value, revision: revision))
+        self.refreshesBeforeWrites = refreshesBeforeWrites
         self.reload = reload
     }
 
@@ -94,6 +102,7 @@ final class LiveState<Value: Sendable>: Sendable {
         while true {
             do {
                 return try writes.withLock { _ in
+                    if refreshesBeforeWrites && attempts == 0, let newer = try reload(snapshot) { publish(newer) }
                     let change = try compute(snapshot)
                     if let commit = change.commit {
                         let revision = try commit()

@@ -66,10 +66,11 @@ final class SlotBoard: Sendable {
 
     var count: Int { state.value.count }
 
-    /// Re-reads every slot from the store (another instance changed one) and publishes them. Events for those
-    /// changes were emitted by the instance that made them.
-    func refresh() throws {
-        guard try state.refresh() else { return }
+    /// Re-reads every slot from the store (another instance changed one) and publishes them; answers whether
+    /// anything changed. Events for those changes were emitted by the instance that made them.
+    @discardableResult
+    func refresh() throws -> Bool {
+        guard try state.refresh() else { return false }
         let slots = state.value
         // Added, never replaced: an expiry a concurrent write just queued must not be lost (stale ones are skipped).
         expiries.withLock { heap in
@@ -78,6 +79,7 @@ final class SlotBoard: Sendable {
         if let next = slots.values.map(\.expires).min() {
             timer.withLock { $0 }?.schedule(ContinuousClock.now + .milliseconds(max(0, next - clock())))
         }
+        return true
     }
 
     /// Offers a presentation to `slot`.
@@ -117,6 +119,18 @@ final class SlotBoard: Sendable {
     private func change(
         _ slot: String, _ decide: @escaping (Presentation?, Int64) -> SlotRule.Change?
     ) throws -> SlotRule.Change {
+        // A change is committed conditionally on the slot as the store holds it, so one decided on a stale slot
+        // is refused and decided again. An outcome that commits nothing (`not_current`, a refused present) meets
+        // no such check: with a shared store it is decided again on what other instances committed meanwhile.
+        var committed = false
+        let outcome = try change(slot, decide, committed: &committed)
+        guard store.isShared, !committed, try refresh() else { return outcome }
+        return try change(slot, decide, committed: &committed)
+    }
+
+    private func change(
+        _ slot: String, _ decide: @escaping (Presentation?, Int64) -> SlotRule.Change?, committed: inout Bool
+    ) throws -> SlotRule.Change {
         try state.write { snapshot in
             let now = clock()
             let stored = snapshot.value[slot]
@@ -141,8 +155,10 @@ final class SlotBoard: Sendable {
             }
             let result = decided ?? expired ?? .notCurrent
             guard expired != nil || decided?.reason != nil else {
+                committed = false
                 return .init(unchanged: snapshot.value, result: result, announce: announcement)
             }
+            committed = true
             var slots = snapshot.value
             slots[slot] = after
             return .init(
