@@ -122,14 +122,26 @@ final class SlotBoard: Sendable {
         // A change is committed conditionally on the slot as the store holds it, so one decided on a stale slot
         // is refused and decided again. An outcome that commits nothing (`not_current`, a refused present) meets
         // no such check: with a shared store it is decided again on what other instances committed meanwhile.
-        var committed = false
-        let outcome = try change(slot, decide, committed: &committed)
-        guard store.isShared, !committed, try refresh() else { return outcome }
-        return try change(slot, decide, committed: &committed)
+        // Its metrics wait until it is known whether it stands (an outcome decided again is counted once).
+        guard store.isShared else {
+            var unchanged: (() -> Void)?
+            return try change(slot, decide, unchanged: &unchanged)
+        }
+        var unchanged: (() -> Void)?
+        let outcome = try change(slot, decide, unchanged: &unchanged, holdingUnchanged: true)
+        guard let announce = unchanged else { return outcome }
+        guard try refresh() else {
+            announce()
+            return outcome
+        }
+        return try change(slot, decide, unchanged: &unchanged)
     }
 
+    /// One decision and commit. An outcome that changes nothing is announced at once, or with `holdingUnchanged`
+    /// handed back in `unchanged` for the caller to announce.
     private func change(
-        _ slot: String, _ decide: @escaping (Presentation?, Int64) -> SlotRule.Change?, committed: inout Bool
+        _ slot: String, _ decide: @escaping (Presentation?, Int64) -> SlotRule.Change?,
+        unchanged: inout (() -> Void)?, holdingUnchanged: Bool = false
     ) throws -> SlotRule.Change {
         try state.write { snapshot in
             let now = clock()
@@ -155,10 +167,12 @@ final class SlotBoard: Sendable {
             }
             let result = decided ?? expired ?? .notCurrent
             guard expired != nil || decided?.reason != nil else {
-                committed = false
+                if holdingUnchanged {
+                    unchanged = announcement
+                    return .init(unchanged: snapshot.value, result: result)
+                }
                 return .init(unchanged: snapshot.value, result: result, announce: announcement)
             }
-            committed = true
             var slots = snapshot.value
             slots[slot] = after
             return .init(
