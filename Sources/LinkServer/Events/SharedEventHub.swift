@@ -141,8 +141,7 @@ final class SharedEventHub: EventHub {
         -> EmitResult?
     {
         let (event, labels) = try stored(location, extra: extra, time: time)
-        let stored = try store.appendEvent(
-            shapes: event.shapes, body: event.body, now: clock(), onlyIfHeard: onlyIfHeard)
+        let stored = try store.appendEvent(event, now: clock(), onlyIfHeard: onlyIfHeard)
         return stored.map { EmitResult(seq: $0.seq, delivered: $0.delivered, matched: labels) }
     }
 

@@ -153,27 +153,17 @@ extension PostgresStore {
         }
     }
 
-    /// Stores one event with the next `seq` and answers it with the number of live subscriptions it reaches.
+    /// Stores `event` with the next `seq` and answers it with the number of live subscriptions it reaches; or, with
+    /// `onlyIfHeard`, nothing at all (`nil`: no `seq` taken, no lock, no `NOTIFY`) when no live subscription has one
+    /// of its shapes, checked in the same statement: what another instance subscribed a moment ago is seen, as its
+    /// 201 came after its commit.
     ///
     /// One statement, so one round trip: the `UPDATE … RETURNING` of the `events` revision row takes the next `seq`
     /// and holds the row's lock until the commit, which serialises emits across instances (API.md §12's "lock that
     /// serialises emits, then a counter row"): `seq` order is commit order. The `NOTIFY` is part of the same
     /// transaction, so it is delivered only if the event commits.
-    func appendEvent(shapes: [String], body: String, now: Int64) throws -> (seq: Int, delivered: Int) {
-        guard let stored = try appendEvent(shapes: shapes, body: body, now: now, onlyIfHeard: false) else {
-            throw PostgresStoreError.unexpected("no event seq")
-        }
-        return stored
-    }
-
-    /// ``appendEvent(shapes:body:now:)``, or with `onlyIfHeard` nothing at all (`nil`: no `seq` taken, no lock, no
-    /// `NOTIFY`) when no live subscription has one of `shapes`, checked in the same statement: what another
-    /// instance subscribed a moment ago is seen, as its 201 came after its commit.
-    func appendEvent(shapes: [String], body: String, now: Int64, onlyIfHeard: Bool) throws -> (
-        seq: Int, delivered: Int
-    )? {
+    func appendEvent(_ event: StoredEvent, now: Int64, onlyIfHeard: Bool) throws -> (seq: Int, delivered: Int)? {
         // A click waits on it (`linkClick`): as briefly as on its other store calls.
-        let event = StoredEvent(shapes: shapes, body: body)
         let rows = try run(timeout: onlyIfHeard ? PostgresStore.clickTimeout : PostgresStore.timeout) {
             client, logger in
             try await client.query(PostgresStore.appending(event, now: now, onlyIfHeard: onlyIfHeard), logger: logger)
@@ -184,7 +174,7 @@ extension PostgresStore {
 
     /// The one statement that stores `event` with the next `seq` (unless, with `onlyIfHeard`, no live subscription
     /// has one of its shapes), notifies the instances, and answers the `seq` and the subscriptions it reaches; on
-    /// its own (``appendEvent(shapes:body:now:onlyIfHeard:)``) or in another change's transaction.
+    /// its own (``appendEvent(_:now:onlyIfHeard:)``) or in another change's transaction.
     static func appending(_ event: StoredEvent, now: Int64, onlyIfHeard: Bool) -> PostgresQuery {
         let shapes = event.shapes
         let body = event.body
