@@ -157,6 +157,55 @@ import Testing
         }
     }
 
+    /// §5: a poll "returns at once if events newer than `after` are queued", however long its `wait`: the client
+    /// gives up long before the 60 s the poll may wait.
+    @Test func aPollWithEventsQueuedIsAnsweredAtOnce() throws {
+        try withServer { (server) throws in
+            let (id, cursor) = try subscribe(server.client())
+            #expect(try server.client().post("/v1/events/emit", ["loc": "/seek/3"]).status == 200)
+            let client = server.client()
+            try client.connect(timeoutSeconds: 20)
+            let answer = try client.get("/v1/events/subscriptions/\(id)?after=\(cursor)&wait=60")
+            #expect(answer.status == 200)
+            #expect(answer.json?["events"]?.arrayValue?.map { $0["params"] } == [["progress": "3"]])
+            #expect(waiting(server) == 0)
+        }
+    }
+
+    /// §5: `wait` defaults to 25 s, not to an answer at once (a client that leaves it out must not poll in a busy
+    /// loop): a poll without it is held until an emit answers it.
+    @Test func aPollWithoutWaitWaits() throws {
+        try withServer { (server) throws in
+            let (id, cursor) = try subscribe(server.client())
+            let poller = server.client()
+            try poller.sendRaw(
+                Array("GET /v1/events/subscriptions/\(id)?after=\(cursor) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            #expect(waitUntil { waiting(server) == 1 })
+            #expect(try server.client().post("/v1/events/emit", ["loc": "/seek/9"]).json?["delivered"] == 1)
+            let answer = try poller.readResponse()
+            #expect(answer.json?["events"]?.arrayValue?.map { $0["params"] } == [["progress": "9"]])
+        }
+    }
+
+    /// §5: `ttl` defaults to 300 s and may be anything in 1–3600: a subscription made without one is kept 300 s
+    /// after its last poll, not a second more (the hub's expiry run at chosen instants).
+    @Test func aSubscriptionLivesItsTTLDefaultingTo300Seconds() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            #expect(
+                try client.post("/v1/events/subscriptions", ["events": [["path": "/e"]], "ttl": 3600]).status == 201)
+            let hub = server.application.events.hub
+            _ = try subscribe(client, ["events": [["path": "/e"]]])
+            let subscribed = ContinuousClock.now
+            _ = hub.expire(now: subscribed + .seconds(299))
+            #expect(hub.subscriptionCount == 2)
+            _ = hub.expire(now: ContinuousClock.now + .seconds(301))
+            #expect(hub.subscriptionCount == 1)
+            _ = hub.expire(now: ContinuousClock.now + .seconds(3601))
+            #expect(hub.subscriptionCount == 0)
+        }
+    }
+
     @Test func aPollTimesOutEmptyAfterItsWait() throws {
         try withServer { (server) throws in
             let client = server.client()

@@ -99,6 +99,66 @@ import Testing
         }
     }
 
+    /// §5: types registered with `POST /v1/events` are kept with their names across restarts, and so are their
+    /// removals: a removed type does not come back, and its name can be bound again after the restart.
+    @Test func explicitTypesAndTheirRemovalsSurviveARestart() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        try withServer(dataDir: dataDir) { (server) throws in
+            let client = server.client()
+            #expect(try client.post("/v1/events", ["path": "/kept/:k", "name": "kept"]).status == 201)
+            #expect(try client.post("/v1/events", ["path": "/gone/:g", "name": "gone"]).status == 201)
+            #expect(try client.post("/v1/events", ["path": "/unnamed"]).status == 201)
+            #expect(try client.post("/v1/events", ["path": "/removed"]).status == 201)
+            #expect(try client.request("DELETE", "/v1/events/gone").status == 204)
+            #expect(try client.request("DELETE", "/v1/events?pattern=/removed").status == 204)
+        }
+        try withServer(dataDir: dataDir) { (server) throws in
+            let client = server.client()
+            #expect(
+                try client.get("/v1/events").json
+                    == [
+                        "events": .array(
+                            EventEndpointTests.builtIn + [
+                                ["pattern": "/kept/:k", "name": "kept"], ["pattern": "/unnamed", "name": nil],
+                            ])
+                    ])
+            #expect(try client.post("/v1/events/emit", ["loc": "/gone/1"]).errorCode == "no_match")
+            #expect(try client.post("/v1/events/emit", ["loc": "/removed"]).errorCode == "no_match")
+            #expect(try client.post("/v1/events/emit", ["name": "kept", "params": ["k": "1"]]).status == 200)
+            #expect(try client.post("/v1/events", ["path": "/other", "name": "gone"]).status == 201)
+        }
+    }
+
+    /// §5: without the admin token a subscribe "may use existing types only": an entry that names an existing type
+    /// exactly as it is (its pattern and its own name) creates nothing and is open; a request that mixes an
+    /// existing type with a new one is refused whole, registering nothing; the read token, when set, may use
+    /// existing types but not create one.
+    @Test func withoutTheAdminTokenASubscribeUsesExistingTypesOnly() throws {
+        try withServer({
+            $0.adminToken = "admin"
+            $0.readToken = "reader"
+        }) { (server) throws in
+            let client = server.client()
+            let reader = ["Authorization": "Bearer reader"]
+            #expect(
+                try client.post("/v1/events", ["path": "/seek/:p", "name": "seek"], headers: Self.admin).status == 201)
+            #expect(try subscribeStatus(client, [["path": "/seek/:p", "name": "seek"]], headers: reader) == 201)
+            #expect(try subscribeStatus(client, [["name": "seek"]], headers: reader) == 201)
+            #expect(try client.post("/v1/events", ["path": "/unnamed"], headers: Self.admin).status == 201)
+            #expect(try subscribeStatus(client, [["path": "/unnamed"]], headers: reader) == 201)
+            let before = try client.get("/v1/events", headers: reader).json
+            let mixed = try client.post(
+                "/v1/events/subscriptions", ["events": [["name": "seek"], ["path": "/new"]]], headers: reader)
+            #expect(mixed.status == 401)
+            #expect(mixed.errorCode == "unauthorized")
+            #expect(try subscribeStatus(client, [["path": "/unnamed", "name": "named"]], headers: reader) == 401)
+            #expect(try client.get("/v1/events", headers: reader).json == before)
+            // No token at all is refused before anything else when a read token is set.
+            #expect(try subscribeStatus(client, [["name": "seek"]]) == 401)
+            #expect(try subscribeStatus(client, [["path": "/new"]], headers: Self.admin) == 201)
+        }
+    }
+
     @Test func missedSurvivesALostAnswer() throws {
         try withServer({ $0.eventsQueueLimit = 2 }) { (server) throws in
             let client = server.client()
