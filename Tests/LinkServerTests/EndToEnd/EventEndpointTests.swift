@@ -52,7 +52,9 @@ import Testing
             #expect(event["params"] == ["progress": "1"])
             #expect(event["query"] == ["x": "1"])
             #expect(event["extra"] == ["at": 1.5])
-            #expect(event["time"]?.stringValue?.hasSuffix("Z") == true)
+            // api-notes: RFC 3339 UTC with milliseconds, e.g. `2025-01-01T12:00:00.123Z`.
+            let time = try #require(event["time"]?.stringValue)
+            #expect(time.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/) != nil, "\(time)")
             #expect(polled.json?["cursor"] == 1)
             #expect(polled.json?["missed"] == 0)
             // Acknowledged with after=1: nothing left.

@@ -64,6 +64,35 @@ import Testing
         }
     }
 
+    /// §6: "open subscriptions" is a live gauge, and a path with a name or an id in it is counted under its
+    /// template, the name and the id nowhere on the page.
+    @Test func metricsCountOpenSubscriptionsAndLabelTemplatedPaths() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            var ids: [String] = []
+            for _ in 0..<2 {
+                let created = try client.post("/v1/events/subscriptions", ["events": [["path": "/e"]]])
+                ids.append(try #require(created.json?["id"]?.stringValue))
+            }
+            #expect(try client.get("/v1/routes/secretRouteName123").status == 404)
+            #expect(try client.get("/v1/events/subscriptions/\(ids[0])?wait=0").status == 200)
+            var text = try client.get("/metrics").text
+            #expect(text.contains("linkserver_subscriptions_open 2"))
+            #expect(
+                text.contains(
+                    #"linkserver_http_requests_total{endpoint="/v1/routes/{name}",method="GET",status="404"} 1"#))
+            #expect(
+                text.contains(
+                    #"linkserver_http_requests_total{endpoint="/v1/events/subscriptions/{id}",method="GET",status="200"} 1"#
+                ))
+            #expect(!text.contains("secretRouteName123"))
+            #expect(!text.contains(ids[0]))
+            #expect(try client.request("DELETE", "/v1/events/subscriptions/\(ids[1])").status == 204)
+            text = try client.get("/metrics").text
+            #expect(text.contains("linkserver_subscriptions_open 1"))
+        }
+    }
+
     @Test func openAPIDocumentIsServedAndValidJSON() throws {
         try withServer { (server) throws in
             let reply = try server.client().get("/openapi.json")

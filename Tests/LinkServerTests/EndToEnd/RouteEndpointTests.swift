@@ -201,6 +201,15 @@ import Testing
             #expect(other.status == 200)
             #expect(other.json?["sameRoute"] == nil)
             #expect(try client.get("/v1/resolve?url=/items/2&current=%zz").errorCode == "invalid_url")
+            // §3: each of `none`, `update` and `new` is the route's value; `new` is the default.
+            _ = try client.post("/v1/routes", ["path": "/still/:id", "name": "still", "sameRoute": "none"])
+            _ = try client.post("/v1/routes", ["path": "/plain/:id", "name": "plain"])
+            #expect(try client.get("/v1/resolve?url=/still/2&current=/still/1").json?["sameRoute"] == "none")
+            #expect(try client.get("/v1/resolve?url=/plain/2&current=/plain/1").json?["sameRoute"] == "new")
+            #expect(try client.get("/v1/routes/still").json?["sameRoute"] == "none")
+            #expect(try client.get("/v1/routes/plain").json?["sameRoute"] == "new")
+            let unknown = try client.post("/v1/routes", ["path": "/odd", "sameRoute": "sometimes"])
+            #expect(unknown.status == 400)
         }
     }
 
@@ -236,11 +245,40 @@ import Testing
             #expect(lowered.errorCode == "redirect_limit")
             #expect(lowered.errorDetails?["limit"] == 1)
             let failing = try client.post(
-                "/v1/routes", ["path": "/bad", "redirect": [["when": ["+": ["x", 1]], "to": "/"]]])
+                "/v1/routes", ["path": "/bad", "name": "bad", "redirect": [["when": ["+": ["x", 1]], "to": "/"]]])
             #expect(failing.status == 201)
             let ruleError = try client.get("/v1/resolve?url=/bad")
             #expect(ruleError.status == 422)
             #expect(ruleError.errorCode == "rule_error")
+            // §1: details `type` is the JSON Logic error type; api-notes adds the route and the rule's index.
+            #expect(ruleError.errorDetails?["type"] == "NaN")
+            #expect(ruleError.errorDetails?["route"] == "bad")
+            #expect(ruleError.errorDetails?["rule"] == 0)
+            let thrown = try client.post(
+                "/v1/routes", ["path": "/thrown", "redirect": [["when": ["throw": "gone"], "to": "/"]]])
+            #expect(thrown.status == 201)
+            #expect(try client.get("/v1/resolve?url=/thrown").errorDetails?["type"] == "gone")
+        }
+    }
+
+    /// §3: the redirect limit is `routing.redirectLimit` from the configuration, not a constant: 7 hops resolve
+    /// under a limit of 7, and an 8th is 508 `redirect_limit` naming that limit.
+    @Test func theConfiguredRedirectLimitHolds() throws {
+        try withServer({ $0.redirectLimit = 7 }) { (server) throws in
+            let client = server.client()
+            for hop in 0..<8 {
+                let route: JSONValue = ["path": .string("/hop\(hop)"), "redirect": [["to": .string("/hop\(hop + 1)")]]]
+                #expect(try client.post("/v1/routes", route).status == 201)
+            }
+            #expect(try client.post("/v1/routes", ["path": "/hop8", "name": "end"]).status == 201)
+            let seven = try client.get("/v1/resolve?url=/hop1")
+            #expect(seven.status == 200)
+            #expect(seven.json?["route"]?["name"] == "end")
+            #expect(seven.json?["redirects"]?.arrayValue?.count == 7)
+            let eight = try client.get("/v1/resolve?url=/hop0")
+            #expect(eight.status == 508)
+            #expect(eight.errorCode == "redirect_limit")
+            #expect(eight.errorDetails?["limit"] == 7)
         }
     }
 
@@ -361,7 +399,8 @@ import Testing
             "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", routesFile,
         ])
         #expect(try process.waitForExit() == 2)
-        #expect(process.log.contains("/users/:id") || process.log.contains("user"))
-        #expect(process.log.contains("member") || process.log.contains("/users/:uid"))
+        // §3: the error names both routes.
+        #expect(process.log.contains("/users/:id"), "\(process.log)")
+        #expect(process.log.contains("/users/:uid"), "\(process.log)")
     }
 }
