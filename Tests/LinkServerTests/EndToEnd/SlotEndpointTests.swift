@@ -235,6 +235,58 @@ import Testing
 }
 
 extension SlotEndpointTests {
+    /// The seconds from `since` to `expires` of a slot's current presentation.
+    private func shownFor(_ client: HTTPClient, _ slot: String) throws -> Double {
+        let current = try #require(try client.get("/v1/slots/\(slot)").json?["current"])
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let sinceText = try #require(current["since"]?.stringValue)
+        let expiresText = try #require(current["expires"]?.stringValue)
+        let since = try #require(formatter.date(from: sinceText))
+        let expires = try #require(formatter.date(from: expiresText))
+        return expires.timeIntervalSince(since)
+    }
+
+    /// §11: a presentation ends after `ttl` seconds, 1–86400, default 3600.
+    @Test func ttlDefaultsTo3600AndTakesItsWholeRange() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            #expect(try present(client, "default", "a", 1).status == 200)
+            #expect(try shownFor(client, "default") == 3600)
+            #expect(try present(client, "longest", "a", 1, ttl: 86400).status == 200)
+            #expect(try shownFor(client, "longest") == 86400)
+            #expect(try present(client, "shortest", "a", 1, ttl: 1).status == 200)
+            #expect(try present(client, "shortest", "a", 1, ttl: 1).json?["presented"] == true)
+        }
+    }
+
+    /// §11: "an acknowledged present or dismiss survives `kill -9`".
+    @Test func anAcknowledgedDismissSurvivesKill9() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        let arguments = ["--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json"]
+        let process = try ServerProcess(arguments: arguments)
+        let client = HTTPClient(port: try process.waitUntilListening())
+        for slot in 0..<20 {
+            #expect(try present(client, "s\(slot)", "shown", 1).status == 200)
+            if slot % 2 == 0 {
+                #expect(try client.request("DELETE", "/v1/slots/s\(slot)/present/shown").status == 204)
+            }
+        }
+        process.signal(SIGKILL)
+        _ = try process.waitForExit()
+        try withServer(dataDir: dataDir) { (server) throws in
+            let client = server.client()
+            for slot in 0..<20 {
+                let answer = try client.get("/v1/slots/s\(slot)").json
+                if slot % 2 == 0 {
+                    #expect(answer == ["current": nil], "slot s\(slot)")
+                } else {
+                    #expect(answer?["current"]?["id"] == "shown", "slot s\(slot)")
+                }
+            }
+        }
+    }
+
     @Test func theBuiltInTypeCarriesTheSlotName() throws {
         try withServer({ $0.adminToken = "admin" }) { (server) throws in
             let client = server.client()
