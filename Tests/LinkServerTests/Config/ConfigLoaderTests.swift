@@ -44,6 +44,13 @@ import Testing
         #expect(config.accessLogLevel == .debug)
         #expect(config.links.port == 8081)
         #expect(config.links.ios == nil)
+        // API.md §7, §9 and §12's defaults for the links listener.
+        #expect(config.links.enabled)
+        #expect(config.links.redirectStatus == 302)
+        #expect(config.links.deferredTTL == 86_400)
+        #expect(config.links.appRateLimit == 30)
+        #expect(config.links.bufferedClicks == 100_000)
+        #expect(config.maxSubscriptions == 10_000)
     }
 
     @Test func atLeastTwoThreadsByDefault() throws {
