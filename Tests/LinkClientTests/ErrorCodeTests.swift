@@ -1,0 +1,54 @@
+import Foundation
+import LinkClient
+import Testing
+
+/// API.md §14: "every failure is a typed error carrying the contract's `code`, `message` and `details`; `code` is
+/// open (a code added to §1 later arrives as an unknown value, never as a decoding failure)".
+@Suite struct ErrorCodeTests {
+    @Test func aCodeAddedLaterArrivesAsItsOwnValue() async throws {
+        let body = #"{"error":{"code":"brand_new_code","message":"Something new","details":{"limit":3}}}"#
+        let server = CannedServer(
+            response: "HTTP/1.1 418 I'm a teapot\r\nContent-Type: application/json\r\nRetry-After: 7\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        let client = LinkClient(baseURL: server.baseURL)
+        let error = try await #require(throws: LinkServiceError.self) {
+            try await client.resolve(url: "/users/42")
+        }
+        #expect(error.status == 418)
+        #expect(error.code == ErrorCode(rawValue: "brand_new_code"))
+        #expect(error.code.rawValue == "brand_new_code")
+        #expect(error.code != .unknown)
+        #expect(error.message == "Something new")
+        #expect(error.details == ["limit": 3])
+        #expect(error.retryAfter == 7)
+    }
+
+    /// An error answer that is not the envelope (a proxy's page) is still a typed error, with the `unknown` code.
+    @Test func anAnswerWithoutTheEnvelopeIsUnknown() async throws {
+        let body = "<html>Bad gateway</html>"
+        let server = CannedServer(
+            response: "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/html\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        let client = LinkClient(baseURL: server.baseURL)
+        let error = try await #require(throws: LinkServiceError.self) {
+            try await client.resolve(url: "/users/42")
+        }
+        #expect(error.status == 502)
+        #expect(error.code == .unknown)
+        #expect(error.message.contains("Bad gateway"))
+    }
+
+    /// §9: the install id is made once and kept: the same on every later call, under its key only.
+    @Test func thePersistentInstallIDIsKept() throws {
+        let suite = "LinkClientTests.\(UUID().uuidString)"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        let first = InstallID.persistent(defaults: defaults)
+        #expect(UUID(uuidString: first) != nil)
+        #expect(InstallID.persistent(defaults: defaults) == first)
+        // What a later launch reads: the stored value, through another defaults object for the same suite.
+        let later = try #require(UserDefaults(suiteName: suite))
+        #expect(InstallID.persistent(defaults: later) == first)
+        #expect(InstallID.persistent(defaults: defaults, key: "another") != first)
+    }
+}
