@@ -125,6 +125,23 @@ extension PostgresSuites {
                 "/users/42", headers: ["Host": "links.example.com", "User-Agent": MultiInstanceTests.windows])
             #expect(click.status == 302)
             #expect(click.header("location") == "https://www.example.com/users/42")
+            // §7 "Serving": the association file through the proxy is served for the Host asked for, never
+            // redirected; a Host the listener does not serve is its 404, so the proxy passed the Host on.
+            let file = try HTTPClient(port: front.1).get(
+                "/.well-known/assetlinks.json", headers: ["Host": "links.example.com"])
+            #expect(file.status == 200)
+            #expect(file.header("content-type") == "application/json")
+            #expect(file.json?.arrayValue?.first?["target"]?["package_name"] == "com.example.app")
+            let otherHost = try HTTPClient(port: front.1).get(
+                "/.well-known/assetlinks.json", headers: ["Host": "elsewhere.example.org"])
+            #expect(otherHost.status == 404)
+            // §12: every instance serves the same bytes with the same ETag.
+            for instance in instances {
+                let direct = try HTTPClient(port: instance.linksPort).get(
+                    "/.well-known/assetlinks.json", headers: ["Host": "links.example.com"])
+                #expect(direct.body == file.body)
+                #expect(direct.header("etag") != nil && direct.header("etag") == file.header("etag"))
+            }
         }
     }
 }
