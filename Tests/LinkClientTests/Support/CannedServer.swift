@@ -1,17 +1,37 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A loopback server that answers every request with one fixed HTTP response, for what the real service never
-/// sends (an error code that does not exist yet). It reads each request's head (and a declared body) before
-/// answering, and serves until it is released.
-final class CannedServer: @unchecked Sendable {
+/// A loopback server with scripted answers, for what the real service never does (an error code that does not
+/// exist yet, a poll that never answers). It reads each request's head (and a declared body), records its request
+/// line and when it came, and sends what `answer` makes of the request line, or nothing at all (the connection is
+/// held) when that is `nil`. It serves until it is released.
+final class CannedServer: Sendable {
     let port: UInt16
     private let descriptor: Int32
+    /// Each request line received, with when it was received.
+    let received = RequestLog()
 
-    init(response: String) {
+    final class RequestLog: Sendable {
+        private let entries = Mutex<[(line: String, at: ContinuousClock.Instant)]>([])
+
+        func append(_ line: String) { entries.withLock { $0.append((line, ContinuousClock.now)) } }
+
+        /// The requests so far whose request line starts with `prefix`.
+        func requests(startingWith prefix: String) -> [(line: String, at: ContinuousClock.Instant)] {
+            entries.withLock { $0.filter { $0.line.hasPrefix(prefix) } }
+        }
+    }
+
+    /// A server that answers every request with `response`.
+    convenience init(response: String) {
+        self.init { _ in response }
+    }
+
+    init(answer: @escaping @Sendable (_ requestLine: String) -> String?) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -25,12 +45,12 @@ final class CannedServer: @unchecked Sendable {
         precondition(bound && listen(descriptor, 16) == 0, "cannot listen on a loopback port")
         self.descriptor = descriptor
         port = UInt16(bigEndian: address.sin_port)
-        let bytes = Array(response.utf8)
+        let received = received
         Thread.detachNewThread {
             while true {
                 let connection = accept(descriptor, nil, nil)
                 if connection < 0 { return }
-                Self.answer(connection, bytes)
+                Thread.detachNewThread { Self.serve(connection, received, answer) }
             }
         }
     }
@@ -42,23 +62,32 @@ final class CannedServer: @unchecked Sendable {
         close(descriptor)
     }
 
-    /// Reads requests on `connection` and answers each with `response` until the client closes it.
-    private static func answer(_ connection: Int32, _ response: [UInt8]) {
+    /// Reads requests on `connection` and answers each until the client closes it (or one gets no answer).
+    private static func serve(
+        _ connection: Int32, _ received: RequestLog,
+        _ answer: @Sendable (String) -> String?
+    ) {
         defer { close(connection) }
-        var received: [UInt8] = []
+        var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = recv(connection, &chunk, chunk.count, 0)
             if count <= 0 { return }
-            received += chunk[..<count]
-            while let end = headEnd(received) {
-                let head = String(decoding: received[..<end], as: UTF8.self).lowercased()
+            bytes += chunk[..<count]
+            while let end = headEnd(bytes) {
+                let head = String(decoding: bytes[..<end], as: UTF8.self)
                 let length =
-                    head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    head.lowercased().split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
-                guard received.count >= end + 4 + length else { break }
-                received.removeFirst(end + 4 + length)
-                _ = response.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                guard bytes.count >= end + 4 + length else { break }
+                bytes.removeFirst(end + 4 + length)
+                let line = String(head.prefix { $0 != "\r" })
+                received.append(line)
+                // No answer: the connection is held until the client gives up on it.
+                guard let response = answer(line) else { continue }
+                _ = Array(response.utf8).withUnsafeBytes {
+                    send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
             }
         }
     }
