@@ -1,0 +1,34 @@
+import Foundation
+import LinkCore
+
+@testable import LinkServer
+
+extension TestServer {
+    /// A new client of the public listener (API.md §7).
+    func linksClient() -> HTTPClient { HTTPClient(port: application.linksPort) }
+}
+
+extension HTTPClient {
+    /// A click: `GET target` on the public listener as `agent`, on `host` (one of ``LinkListenerTests``' hosts),
+    /// with `headers` added.
+    func click(
+        _ target: String, agent: String, host: String = "links.example.com", headers: [String: String] = [:]
+    ) throws -> Reply {
+        try get(target, headers: headers.merging(["Host": host, "User-Agent": agent]) { given, _ in given })
+    }
+
+    /// `POST path` on the public listener (its `Host` is one of the links hosts).
+    func postToLinks(_ path: String, _ json: JSONValue, headers: [String: String] = [:]) throws -> Reply {
+        try post(path, json, headers: headers.merging(["Host": "links.example.com"]) { given, _ in given })
+    }
+}
+
+extension HTTPClient.Reply {
+    /// The decoded `referrer` of a Play Store redirect's `Location`, as a query (`?a=1&b=2`), or `nil`.
+    var playReferrer: String? {
+        header("location").flatMap { PlayReferrer.queryValue("referrer", in: $0) }.map { "?" + $0 }
+    }
+
+    /// The deferred-link token in a Play Store redirect's referrer, or `nil`.
+    var playToken: String? { playReferrer.flatMap { PlayReferrer.queryValue("linkserver_token", in: $0) } }
+}
