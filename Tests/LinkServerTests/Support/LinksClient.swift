@@ -32,3 +32,20 @@ extension HTTPClient.Reply {
     /// The deferred-link token in a Play Store redirect's referrer, or `nil`.
     var playToken: String? { playReferrer.flatMap { PlayReferrer.queryValue("linkserver_token", in: $0) } }
 }
+
+extension HTTPClient {
+    /// Subscribes (on the API listener) to the built-in `linkClick` events and returns the subscription's id.
+    func subscribeToClicks() throws -> String {
+        let reply = try post("/v1/events/subscriptions", ["events": [["name": "linkClick"]]])
+        guard let id = reply.json?["id"]?.stringValue else {
+            throw Failure(description: "no subscription: \(reply.status) \(reply.text)")
+        }
+        return id
+    }
+
+    /// The events queued for subscription `id`, in `seq` order, without waiting (every click emits before it is
+    /// answered).
+    func queuedEvents(_ id: String) throws -> [JSONValue] {
+        try get("/v1/events/subscriptions/\(id)?after=0&wait=0").json?["events"]?.arrayValue ?? []
+    }
+}

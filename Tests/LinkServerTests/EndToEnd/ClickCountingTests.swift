@@ -1,0 +1,122 @@
+import Foundation
+import LinkCore
+import Testing
+
+@testable import LinkServer
+
+/// What a click and an app open count, and under which route (API.md §7 "the link as clicked", step 4; §8): the
+/// route clicked, not the one a redirect rule led to; `maxClicks` spent by people and opens, not by bots.
+@Suite struct ClickCountingTests {
+    /// `/old/:c` sends to `/new/:d` by a redirect rule; each has its own `maxClicks` and `expiredURL`.
+    static let movedRoutes: JSONValue = [
+        "routes": [
+            [
+                "path": "/old/:c", "name": "old", "redirect": [["to": "/new/{c}"]],
+                "link": ["maxClicks": 2, "expiredURL": "https://www.example.com/expired/{c}"],
+            ],
+            [
+                "path": "/new/:d", "name": "new",
+                "link": [
+                    "desktop": "https://www.example.com/n/{d}", "maxClicks": 1,
+                    "expiredURL": "https://www.example.com/new-expired/{d}",
+                ],
+            ],
+        ]
+    ]
+
+    /// §7: "A click, an open and its `linkClick` event count under the route the person clicked (the first match),
+    /// not the one a redirect rule led to"; the target is the resolved route's (api-notes "Which route's `link`
+    /// applies after a redirect rule").
+    @Test func aClickAndAnOpenCountUnderTheRouteClicked() throws {
+        try withServer({ LinkListenerTests.configure(&$0) }) { (server) throws in
+            let api = server.client()
+            #expect(try api.request("PUT", "/v1/routes", json: Self.movedRoutes).status == 200)
+            let id = try api.subscribeToClicks()
+            let click = try server.linksClient().click("/old/x", agent: LinkListenerTests.windows)
+            #expect(click.status == 302)
+            #expect(click.header("location") == "https://www.example.com/n/x")
+            let open = try api.post("/v1/links/opens", ["url": "https://links.example.com/old/y", "platform": "ios"])
+            #expect(open.json?["decision"] == "open")
+            #expect(open.json?["resolution"]?["route"]?["name"] == "new")
+            let old = try api.get("/v1/stats/clicks?route=old")
+            #expect(old.json?["clicks"] == 1)
+            #expect(old.json?["opens"] == 1)
+            #expect(old.json?["routes"] == [["name": "old", "pattern": "/old/:c", "clicks": 1, "opens": 1, "bots": 0]])
+            let new = try api.get("/v1/stats/clicks?route=new")
+            #expect(new.json?["clicks"] == 0)
+            #expect(new.json?["opens"] == 0)
+            #expect(new.json?["routes"] == [])
+            let events = try api.queuedEvents(id)
+            #expect(events.map { $0["location"] } == ["/links/clicks/old", "/links/clicks/old"])
+            #expect(events.map { $0["extra"]?["location"] } == ["/old/x", "/old/y"])
+            #expect(events.map { $0["extra"]?["via"] } == ["click", "app"])
+        }
+    }
+
+    /// §7 step 4: the `maxClicks` consumed is the clicked route's: two uses of `/old` (a click, an open) spend its
+    /// budget of 2 and leave `/new`'s budget of 1 untouched; the expired answer is `/old`'s `expiredURL`, filled with
+    /// `/old`'s parameters (api-notes: "its `{param}`s are the clicked route's").
+    @Test func maxClicksOfTheRouteClickedIsTheOneConsumed() throws {
+        try withServer({ LinkListenerTests.configure(&$0) }) { (server) throws in
+            let api = server.client()
+            #expect(try api.request("PUT", "/v1/routes", json: Self.movedRoutes).status == 200)
+            let links = server.linksClient()
+            #expect(try links.click("/old/a", agent: LinkListenerTests.windows).status == 302)
+            let open = try api.post(
+                "/v1/links/opens", ["url": "https://links.example.com/old/b", "platform": "android"])
+            #expect(open.json?["decision"] == "open")
+            let spent = try links.click("/old/c", agent: LinkListenerTests.windows)
+            #expect(spent.status == 302)
+            #expect(spent.header("location") == "https://www.example.com/expired/c")
+            // `/new` still has its one click.
+            let direct = try links.click("/new/e", agent: LinkListenerTests.windows)
+            #expect(direct.header("location") == "https://www.example.com/n/e")
+            let after = try links.click("/new/f", agent: LinkListenerTests.windows)
+            #expect(after.header("location") == "https://www.example.com/new-expired/f")
+        }
+    }
+
+    /// §7 step 4: `maxClicks` counts person clicks ("once `maxClicks` person clicks were counted"), every location of
+    /// the pattern sharing one budget; api-notes: an app open counts towards it too, and bots see the limit without
+    /// adding to it; expired clicks are still counted in the statistics.
+    @Test func botsSpendNothingAndEveryLocationOfThePatternSharesOneBudget() throws {
+        try withServer({ LinkListenerTests.configure(&$0) }) { (server) throws in
+            let api = server.client()
+            let route: JSONValue = [
+                "path": "/promo/:code", "name": "promo",
+                "link": ["maxClicks": 3, "expiredURL": "https://www.example.com/expired?c={code}"],
+            ]
+            #expect(try api.post("/v1/routes", route).status == 201)
+            let links = server.linksClient()
+            for agent in [LinkListenerTests.google, LinkListenerTests.slack, LinkListenerTests.google] {
+                let bot = try links.click("/promo/a", agent: agent)
+                #expect(bot.status == 302, "\(agent)")
+                #expect(bot.header("location") == "https://www.example.com/promo/a", "\(agent)")
+            }
+            // Three uses from two locations and an open: the budget is spent…
+            #expect(
+                try links.click("/promo/a", agent: LinkListenerTests.windows).header("location")
+                    == "https://www.example.com/promo/a")
+            #expect(
+                try links.click("/promo/b", agent: LinkListenerTests.iPhone).header("location")
+                    == "https://apps.apple.com/app/id123456789")
+            let open = try api.post("/v1/links/opens", ["url": "https://links.example.com/promo/c", "platform": "ios"])
+            #expect(open.json?["decision"] == "open")
+            // …for every location of the pattern, people, opens and bots alike.
+            for code in ["a", "b", "z"] {
+                let late = try links.click("/promo/\(code)", agent: LinkListenerTests.windows)
+                #expect(late.header("location") == "https://www.example.com/expired?c=\(code)")
+            }
+            let lateOpen = try api.post(
+                "/v1/links/opens", ["url": "https://links.example.com/promo/y", "platform": "android"])
+            #expect(lateOpen.json?["decision"] == "expired")
+            #expect(lateOpen.json?["target"] == "https://www.example.com/expired?c=y")
+            let lateBot = try links.click("/promo/a", agent: LinkListenerTests.google)
+            #expect(lateBot.header("location") == "https://www.example.com/expired?c=a")
+            let stats = try api.get("/v1/stats/clicks?route=promo")
+            #expect(stats.json?["clicks"] == 5)
+            #expect(stats.json?["opens"] == 2)
+            #expect(stats.json?["bots"] == 4)
+        }
+    }
+}
