@@ -80,16 +80,18 @@ extension LinkEngine {
         let resolver = routes.resolver
         // Matched with its host: an `http(s)` link on a host outside `links.hosts` is no match (API.md §2), and
         // then has no resolution either.
-        let clicked = resolver.match(location).map { resolver.table.routes[$0.index] }
+        let match = resolver.match(location)
+        let clicked = match.map { resolver.table.routes[$0.index] }
         let resolution = clicked == nil ? nil : try? resolver.resolve(bare, context: facts.context)
         var answer = OpenAnswer(decision: "not_found", target: settings.notFoundURL, resolution: resolution)
         var decision = ClickDecision(
             kind: .notFound, status: 200, target: nil, platform: platform.rawValue, bot: nil, resolution: resolution,
             clicked: clicked)
-        if let clicked, let resolution {
+        if let clicked, let match, let resolution {
             let counted = try clicksCounted(clicked, counting: true, now: now)
             if let link = clicked.link, ClickDecider.isExpired(link, at: now, clicksCounted: counted) {
-                let target = link.expiredURL?.render(params: resolution.params, location: resolution.location)
+                // `expiredURL` is the clicked route's: its `{param}`s are that route's, as for a click (§7 step 4).
+                let target = link.expiredURL?.render(params: match.params, location: resolution.location)
                 answer = OpenAnswer(decision: "expired", target: target, resolution: resolution)
                 decision.kind = .expired
                 decision.target = target
