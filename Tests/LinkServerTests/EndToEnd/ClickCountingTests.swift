@@ -119,4 +119,26 @@ import Testing
             #expect(stats.json?["bots"] == 4)
         }
     }
+
+    /// §8: an expired open answers `target` = the clicked route's `expiredURL`, and api-notes: "its `{param}`s are the
+    /// clicked route's" whatever route the redirect rules led to, as a click's are. `/old/:c` leads to `/new/:d`:
+    /// the open once filled `{c}` from `/new`'s parameters and answered `…/expired/`.
+    @Test func anExpiredOpenFillsExpiredURLWithTheClickedRoutesParameters() throws {
+        try withServer({ LinkListenerTests.configure(&$0) }) { (server) throws in
+            let api = server.client()
+            #expect(try api.request("PUT", "/v1/routes", json: Self.movedRoutes).status == 200)
+            for code in ["a", "b"] {
+                let open = try api.post(
+                    "/v1/links/opens", ["url": .string("https://links.example.com/old/\(code)"), "platform": "ios"])
+                #expect(open.json?["decision"] == "open")
+            }
+            let spent = try api.post("/v1/links/opens", ["url": "https://links.example.com/old/d", "platform": "ios"])
+            #expect(spent.status == 200)
+            #expect(spent.json?["decision"] == "expired")
+            #expect(spent.json?["target"] == "https://www.example.com/expired/d")
+            let click = try server.linksClient().click("/old/e", agent: LinkListenerTests.windows)
+            #expect(click.header("location") == "https://www.example.com/expired/e")
+        }
+    }
+
 }
