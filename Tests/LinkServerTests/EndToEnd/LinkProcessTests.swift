@@ -48,4 +48,27 @@ import Testing
         second.signal(SIGTERM)
         #expect(try second.waitForExit() == 0)
     }
+
+    /// API.md §7 "`link` on routes": a template whose host is not literal, or that names a parameter the pattern does
+    /// not have, is "exit 2 at start" when it comes from the routes file, with a message naming the field and the
+    /// template; nothing listens.
+    @Test(arguments: [
+        ("https://{id}.example.com/", "the URL has no host"),
+        ("https://www.example.com/{nope}", "/u/:id has no parameter 'nope'"),
+    ])
+    func aBadLinkTemplateInTheRoutesFileStopsTheStart(template: String, reason: String) throws {
+        let dataDir = TestServer.temporaryDirectory()
+        let routesFile = dataDir + "/routes.json"
+        let routes = #"{"routes": [{"path": "/u/:id", "name": "u", "link": {"desktop": "\#(template)"}}]}"#
+        try Data(routes.utf8).write(to: URL(fileURLWithPath: routesFile))
+        let server = try ServerProcess(arguments: [
+            "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", routesFile,
+        ])
+        #expect(try server.waitForExit() == 2)
+        #expect(
+            server.log.contains("Invalid link template '\(template)' in 'routes[0].link.desktop': \(reason)"),
+            "\(server.log)")
+        #expect(!server.log.contains("listening"))
+    }
+
 }
