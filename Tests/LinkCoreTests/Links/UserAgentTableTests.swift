@@ -55,6 +55,26 @@ import Testing
         #expect(bots.count == 36)
     }
 
+    /// API.md §7 step 2 lists the bot tokens: the table holds exactly those, each with its kind, in the contract's
+    /// order (so nothing is added, dropped or moved between `preview` and `crawler` without the contract).
+    @Test func botTokensAreExactlyTheContractsList() {
+        let preview = [
+            "facebookexternalhit", "Facebot", "meta-externalagent", "facebookcatalog", "Twitterbot", "Slackbot",
+            "LinkedInBot", "Discordbot", "TelegramBot", "WhatsApp", "SkypeUriPreview", "Embedly", "Iframely",
+            "redditbot", "Pinterestbot", "vkShare", "Bluesky Cardyb", "Mastodon/",
+        ]
+        let crawler = [
+            "Googlebot", "Google-InspectionTool", "GoogleOther", "bingbot", "BingPreview", "Applebot", "DuckDuckBot",
+            "YandexBot", "Baiduspider", "AASA-Bot", "HeadlessChrome", "curl/", "Wget/", "python-requests",
+            "Go-http-client", "bot", "crawler", "spider",
+        ]
+        let bots = UserAgentTable.rows.compactMap { row -> String? in
+            guard case .bot(let kind) = row.outcome else { return nil }
+            return "\(kind.rawValue) \(row.token)"
+        }
+        #expect(bots == preview.map { "preview " + $0 } + crawler.map { "crawler " + $0 })
+    }
+
     @Test func platformsComeInTheDocumentedOrder() {
         var order: [Platform] = []
         for row in UserAgentTable.rows {
