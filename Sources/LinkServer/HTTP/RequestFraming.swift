@@ -16,6 +16,24 @@ struct RequestFraming: Sendable, Equatable {
     /// Whether a header line was folded (obs-fold, RFC 9112 §5.2), which libmicrohttpd 0.9.75 joins to the field's
     /// name: every field read is then suspect (`Content-: 1` + ` Length` reads as `Content-Length: 1`).
     var folded = false
+    /// The first way a field line was malformed, which libmicrohttpd 0.9.75 lets through (``HeadFault``).
+    var fault: HeadFault?
+    /// How many `Host` fields came (RFC 9112 §3.2: more than one is refused).
+    var hostFields = 0
+
+    /// A field line libmicrohttpd 0.9.75 accepts and RFC 9110/9112 do not, each a way to make the service and a
+    /// proxy in front read different requests.
+    enum HeadFault: String, Sendable {
+        /// A name that is not a token (RFC 9110 §5.1), above all one with whitespace before the colon: a name
+        /// `Content-Length ` is not `Content-Length` to the service, while a proxy may frame the body by it
+        /// (RFC 9112 §5.1: "MUST respond with a 400").
+        case fieldName = "field name"
+        /// A value holding a NUL or a bare CR (RFC 9110 §5.5): libmicrohttpd cuts a value at a NUL
+        /// (`Transfer-Encoding: chunked\0, gzip` is chunked to it), and keeps a bare CR in it.
+        case fieldValue = "field value"
+        /// A `Host` that is not `host[:port]` (RFC 9112 §3.2: "MUST respond with a 400").
+        case host = "host"
+    }
 
     /// Records one request header (its name's bytes as received); other names are ignored.
     mutating func add(name: UnsafeBufferPointer<UInt8>, value: @autoclosure () -> String) {
@@ -38,6 +56,15 @@ struct RequestFraming: Sendable, Equatable {
             throw LinkError(
                 .invalidRequest, "A header field may not be folded over several lines",
                 details: ["reason": "folded header"])
+        }
+        if let fault {
+            throw LinkError(
+                .invalidRequest, "A header field is malformed (\(fault.rawValue))",
+                details: ["reason": .string(fault.rawValue)])
+        }
+        if hostFields > 1 {
+            throw LinkError(
+                .invalidRequest, "A request may have one Host field only", details: ["reason": "duplicate host"])
         }
         if !transferEncodings.isEmpty {
             if !contentLengths.isEmpty {

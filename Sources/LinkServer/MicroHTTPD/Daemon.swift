@@ -207,7 +207,7 @@ final class Daemon: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &received) {
             MHD_get_connection_values_n(connection, .HEADER_KIND, Trampolines.requestHeader, $0)
         }
-        let framing = received.framing
+        let framing = received.finishedFraming
         let headers = received.takeHeaders()
         let id = admission.requestID(from: headers[.requestID])
         var client: ClientAddress?

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What one pass over a request's header list collects: the fields the service reads (``RequestHeaders``) and every
 /// framing field (``RequestFraming``). It replaces a libmicrohttpd lookup per name, each of which walked the list.
 struct ReceivedHeaders {
@@ -7,6 +11,9 @@ struct ReceivedHeaders {
     private var forwardedFor: String?
     /// Only the first `fieldCount` fields of ``RequestHeaders/Field`` are read (the API listener needs fewer).
     let fieldCount: Int
+    /// Where the field before ends with a byte that is not a line end: the next field's name must start there
+    /// (lines ended by a bare LF), or something followed a NUL in that field's value.
+    private var nextLineStart: UnsafeRawPointer?
 
     init(fieldCount: Int) {
         self.fieldCount = fieldCount
@@ -23,7 +30,19 @@ struct ReceivedHeaders {
     /// a name sent twice the first value is read, as `MHD_lookup_connection_value` does, except `X-Forwarded-For`
     /// and `Accept`, whose lines are one list (RFC 9110 §5.3): a proxy may add its own line after the client's.
     mutating func add(name: UnsafeRawBufferPointer, value: UnsafePointer<CChar>?, valueSize: Int) {
-        if !ReceivedHeaders.isInPlace(name: name, value: value) { framing.folded = true }
+        if !ReceivedHeaders.isInPlace(name: name, value: value) {
+            framing.folded = true
+        } else if framing.fault == nil, let value {
+            checkLine(name: name, value: UnsafeRawPointer(value), valueSize: valueSize)
+        }
+        if name.count == 4 && name.assumingMemoryBound(to: UInt8.self).starts(caseInsensitiveWith: "host") {
+            framing.hostFields += 1
+            if framing.fault == nil, let value,
+                !ReceivedHeaders.isHost(UnsafeRawBufferPointer(start: value, count: valueSize))
+            {
+                framing.fault = .host
+            }
+        }
         framing.add(
             name: name.assumingMemoryBound(to: UInt8.self),
             value: value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) }
@@ -45,6 +64,52 @@ struct ReceivedHeaders {
         }
     }
 
+    /// The framing fields, once every field is added: a field whose value was followed by something other than its
+    /// line's end and that no field came after held a NUL.
+    var finishedFraming: RequestFraming {
+        var framing = framing
+        if nextLineStart != nil && framing.fault == nil { framing.fault = .fieldValue }
+        return framing
+    }
+
+    /// Checks one field line in libmicrohttpd's read buffer (``isInPlace(name:value:)``): its name is a token, its
+    /// value holds no CR, and nothing hides after a NUL in it. libmicrohttpd overwrites each line's CR and LF with
+    /// NULs and ends the value at the first NUL, so the byte after the value's end is a NUL too (a CR LF line, or
+    /// the empty line ending the head), or the next field's first byte (a line ended by a bare LF), or what followed
+    /// a NUL the client put in the value.
+    private mutating func checkLine(name: UnsafeRawBufferPointer, value: UnsafeRawPointer, valueSize: Int) {
+        if let expected = nextLineStart {
+            nextLineStart = nil
+            if name.baseAddress != expected {
+                framing.fault = .fieldValue
+                return
+            }
+        }
+        for byte in name where !ReceivedHeaders.tokenBytes.contains(byte) {
+            framing.fault = .fieldName
+            return
+        }
+        if valueSize > 0, memchr(value, 0x0D, valueSize) != nil {
+            framing.fault = .fieldValue
+            return
+        }
+        if value.load(fromByteOffset: valueSize + 1, as: UInt8.self) != 0 { nextLineStart = value + valueSize + 1 }
+    }
+
+    /// The bytes of a token (RFC 9110 §5.6.2: `tchar`).
+    static let tokenBytes = ASCIIByteSet(
+        "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+    /// The bytes of a `Host` value (RFC 9112 §3.2, RFC 3986 §3.2.2: a reg-name, an IPv4 address or an IP literal in
+    /// brackets, then `:` and a port): unreserved, sub-delims, `%`, `:`, `[` and `]`.
+    static let hostBytes = ASCIIByteSet(
+        "-._~!$&'()*+,;=%:[]0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+    /// Whether a `Host` value has only the bytes a host and port may have (its shape is read where it is used: the
+    /// links listener's host check).
+    static func isHost(_ value: UnsafeRawBufferPointer) -> Bool {
+        value.allSatisfy { hostBytes.contains($0) }
+    }
+
     /// Whether a field is where libmicrohttpd 0.9.75 parses an unfolded line: in the read buffer, its name, the `:`
     /// (overwritten with a NUL), spaces or tabs, then its value. A folded line's continuation is joined to the
     /// *name*, which libmicrohttpd copies elsewhere in the connection's pool to grow it, so the value no longer
@@ -62,5 +127,24 @@ struct ReceivedHeaders {
             if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { return false }
         }
         return true
+    }
+}
+
+/// A set of ASCII bytes, tested with two masks.
+struct ASCIIByteSet: Sendable {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    init(_ members: StaticString) {
+        members.withUTF8Buffer { bytes in
+            for byte in bytes {
+                if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+            }
+        }
+    }
+
+    @inline(__always)
+    func contains(_ byte: UInt8) -> Bool {
+        byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte < 128 && high & (1 << UInt64(byte &- 64)) != 0
     }
 }
