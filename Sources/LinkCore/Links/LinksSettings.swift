@@ -13,6 +13,13 @@ public struct LinksSettings: Sendable {
     public var deferredTTL = 86_400
     /// Requests a minute one client address may make to the app endpoints on the links listener.
     public var appRateLimit = 30
+    /// Deferred-link tokens a minute one client address may have made by its clicks (API.md §9); past it a click
+    /// is answered without one, as when the store cannot keep one (§12). A token is a row kept for `deferredTTL`, so
+    /// without a bound one client could fill the store's disk by clicking.
+    public var tokenRateLimit = 120
+    /// The longest link as clicked (bytes) that a token is made for and that a Play Store referrer carries: longer
+    /// ones are answered without either, so the answer fits the connection's memory and a stored token stays small.
+    public static let maxDeferredLinkBytes = 2048
     /// Clicks whose counts are kept in memory while a shared store is unreachable (API.md §12); beyond, the
     /// oldest are dropped.
     public var bufferedClicks = 100_000

@@ -24,10 +24,15 @@ public enum PlayReferrer {
         return String(beforeFragment[...mark]) + items.joined(separator: "&") + storeURL[fragmentStart...]
     }
 
+    /// The referrer's items: `old`'s, the token's and the link's. A link longer than
+    /// ``LinksSettings/maxDeferredLinkBytes`` is left out: encoded twice it would triple, and the redirect would no
+    /// longer fit the connection's memory (the person still reaches the store).
     private static func referrer(_ old: String, token: String?, link: String) -> String {
-        var inner = old.isEmpty ? "" : old + "&"
-        if let token { inner += "linkserver_token=" + URLEncoding.component(token) + "&" }
-        inner += "linkserver_link=" + URLEncoding.component(link)
+        var inner = old
+        if let token { inner += (inner.isEmpty ? "" : "&") + "linkserver_token=" + URLEncoding.component(token) }
+        if link.utf8.count <= LinksSettings.maxDeferredLinkBytes {
+            inner += (inner.isEmpty ? "" : "&") + "linkserver_link=" + URLEncoding.component(link)
+        }
         return URLEncoding.component(inner)
     }
 

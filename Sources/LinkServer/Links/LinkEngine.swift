@@ -34,11 +34,13 @@ final class LinkEngine: Sendable {
 
     /// Decides a click: counts it towards the clicked route's `maxClicks` atomically first when it is a counted
     /// person click, runs the pure ``ClickDecider``, keeps the token it used, and records the click.
-    func decide(_ facts: ClickFacts, lsp: String?, counted: Bool, head: Bool = false, now: Int64) throws
-        -> ClickDecision
-    {
+    func decide(
+        _ facts: ClickFacts, lsp: String?, counted: Bool, head: Bool = false, now: Int64,
+        tokenAllowed: @escaping @Sendable () -> Bool = { true }
+    ) throws -> ClickDecision {
         let click = try routes.withResolver { resolver in
-            try decided(facts, lsp: lsp, counted: counted, head: head, now: now, resolver: resolver)
+            try decided(
+                facts, lsp: lsp, counted: counted, head: head, now: now, resolver: resolver, tokenAllowed: tokenAllowed)
         }
         recorded(click, counted: counted, now: now)
         return click.decision
@@ -55,15 +57,16 @@ final class LinkEngine: Sendable {
     /// nor resolved, nor its page written.
     /// A `HEAD` (`head`) is decided as its `GET` would be, uncounted, and a page that would carry a token carries a
     /// stand-in of its length (``ClickDecider/Input/standInToken``).
+    /// `tokenAllowed` is asked when the decision would make a deferred-link token (the client's token budget).
     func decideClick(
         _ classes: UserAgentClass, key: () -> KeptKey.Click, counted: Bool, head: Bool = false, now: Int64,
-        facts: () throws -> (facts: ClickFacts, lsp: String?)
+        tokenAllowed: @escaping @Sendable () -> Bool = { true }, facts: () throws -> (facts: ClickFacts, lsp: String?)
     ) throws -> ClickDecision {
         let bot = classes.bot != nil
         guard bot || !decider.mayDrawToken(classes.platform) else {
             let (facts, lsp) = try facts()
             metrics?.recordClickAnswer(bot: false, kept: false)
-            return try decide(facts, lsp: lsp, counted: counted, head: head, now: now)
+            return try decide(facts, lsp: lsp, counted: counted, head: head, now: now, tokenAllowed: tokenAllowed)
         }
         let snapshot = routes.published
         let (click, kept) = try key().withBytes {
@@ -72,7 +75,8 @@ final class LinkEngine: Sendable {
                 () throws -> (value: KeptClick, size: Int?) in
                 let (facts, lsp) = try facts()
                 let click = try snapshot.lend { (resolver) throws -> KeptClick in
-                    try decided(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
+                    try decided(
+                        facts, lsp: lsp, counted: counted, now: now, resolver: resolver, tokenAllowed: tokenAllowed)
                 }
                 let decision = click.decision
                 let keepable = !decision.drawsToken && decision.clicked?.link?.canExpire != true
@@ -88,9 +92,11 @@ final class LinkEngine: Sendable {
     /// token the decision used; when the shared store cannot keep it, the decision is made again without one
     /// (API.md §12).
     private func decided(
-        _ facts: ClickFacts, lsp: String?, counted: Bool, head: Bool = false, now: Int64, resolver: borrowing Resolver
+        _ facts: ClickFacts, lsp: String?, counted: Bool, head: Bool = false, now: Int64, resolver: borrowing Resolver,
+        tokenAllowed: @escaping @Sendable () -> Bool = { true }
     ) throws -> KeptClick {
-        var input = try self.input(facts, lsp: lsp, counted: counted, now: now, resolver: resolver)
+        var input = try self.input(
+            facts, lsp: lsp, counted: counted, now: now, resolver: resolver, tokenAllowed: tokenAllowed)
         // Only when a GET would draw a token: with the shared store unreachable it draws none.
         if head, storeReachable() { input.standInToken = DeferredTokens.standIn }
         var decision = decider.decide(input, resolver: resolver)
@@ -114,7 +120,8 @@ final class LinkEngine: Sendable {
     /// What the ``ClickDecider`` is given for `facts`: the route's clicks counted (this one counted first when it is
     /// a counted person click) and a maker of tokens.
     private func input(
-        _ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64, resolver: borrowing Resolver
+        _ facts: ClickFacts, lsp: String?, counted: Bool, now: Int64, resolver: borrowing Resolver,
+        tokenAllowed: @escaping @Sendable () -> Bool
     ) throws -> ClickDecider.Input {
         let needsCheck = ClickDecider.needsPlatformCheck(facts, lsp: lsp)
         let match = needsCheck ? nil : resolver.match(facts.location)
@@ -122,10 +129,18 @@ final class LinkEngine: Sendable {
         let clicksCounted = try route.flatMap { (route) throws in
             try self.clicksCounted(route, counting: counted && facts.bot == nil, now: now)
         }
+        // A token only while the store can keep it, for a link short enough (``LinksSettings/maxDeferredLinkBytes``),
+        // within the client's budget (asked only when the decision would make one).
+        var token: @Sendable () -> String? = { nil }
+        if storeReachable() && facts.linkAsClicked.utf8.count <= LinksSettings.maxDeferredLinkBytes {
+            token = {
+                guard tokenAllowed() else { return nil }
+                return DeferredTokens.newToken()
+            }
+        }
         return ClickDecider.Input(
             facts: facts, lsp: lsp, now: now, counted: counted, clicksCounted: clicksCounted,
-            match: needsCheck ? nil : .some(match),
-            token: storeReachable() ? DeferredTokens.newToken : { nil })
+            match: needsCheck ? nil : .some(match), token: token)
     }
 
     /// Records a click decided or kept: counted (when `counted`; a platform check is not) and emitted, and put in

@@ -13,6 +13,8 @@ final class LinksDispatcher: RequestHandler {
     private let storeWorkers: StoreWorkers?
     private let auth: TokenCheck
     private let limiter: Mutex<SlidingWindowLimiter>
+    /// The deferred-link tokens each client's clicks may have made a minute (`links.tokenRateLimit`).
+    private let tokenBudget: Mutex<SlidingWindowLimiter>
     /// Run after every request (metrics); fixed at creation, as ``APIDispatcher``'s.
     private let observer: (@Sendable (RequestSummary) -> Void)?
     private let logger: Logger
@@ -48,6 +50,7 @@ final class LinksDispatcher: RequestHandler {
         self.logger = logger
         self.accessLogLevel = RequestSummary.accessLevel(accessLogLevel, under: logger)
         limiter = Mutex(SlidingWindowLimiter(limit: engine.settings.appRateLimit))
+        tokenBudget = Mutex(SlidingWindowLimiter(limit: engine.settings.tokenRateLimit))
         self.storeWorkers = storeWorkers
         // On this listener the app endpoints need no token (API.md §7).
         apps = APIDispatcher(
@@ -159,23 +162,38 @@ final class LinksDispatcher: RequestHandler {
     /// addresses are kept in memory for the limiter's window only).
     func forgetIdleClients(now: Int64) {
         limiter.withLock { $0.sweep(now: now) }
+        tokenBudget.withLock { $0.sweep(now: now) }
     }
 
     /// `429 rate_limited` once the client's budget for the app endpoints is spent. The client is the TCP peer, or
     /// behind a trusted proxy the address it names in `X-Forwarded-For`.
     private func rateLimited(_ request: Request) -> Reply? {
         let now = WallClock.milliseconds()
-        let client = trustedProxies.client(peer: request.client, forwardedFor: request.headers[.forwardedFor])
-        let address = client?.text ?? ""
-        let decision = limiter.withLock { limiter in
-            if limiter.clientCount > 10_000 { limiter.sweep(now: now) }
-            return limiter.admit(address, now: now)
-        }
+        let decision = admit(request, to: limiter, now: now)
         guard case .limited(let retryAfter) = decision else { return nil }
         let error = LinkError(
             .rateLimited, "Too many requests from this address; retry in \(retryAfter) s",
             details: ["retryAfter": .int(retryAfter)])
         return .now(ErrorEnvelope.response(for: error, headers: [("Retry-After", String(retryAfter))]))
+    }
+
+    /// Counts `request` against its client's budget in `limiter`. The client is the TCP peer, or behind a trusted
+    /// proxy the address it names in `X-Forwarded-For`.
+    private func admit(_ request: Request, to limiter: borrowing Mutex<SlidingWindowLimiter>, now: Int64)
+        -> SlidingWindowLimiter.Decision
+    {
+        let client = trustedProxies.client(peer: request.client, forwardedFor: request.headers[.forwardedFor])
+        let address = client?.text ?? ""
+        return limiter.withLock { limiter in
+            if limiter.clientCount > 10_000 { limiter.sweep(now: now) }
+            return limiter.admit(address, now: now)
+        }
+    }
+
+    /// Whether `request`'s client may have one more deferred-link token made (``tokenBudget``).
+    private func mayMakeToken(_ request: Request) -> Bool {
+        if case .admitted = admit(request, to: tokenBudget, now: WallClock.milliseconds()) { return true }
+        return false
     }
 
     private func file(_ which: KeyPath<AssociationFiles.Built, AssociationFiles.File?>, _ request: Request) -> Response
@@ -275,7 +293,7 @@ extension LinksDispatcher {
         do {
             decision = try engine.decideClick(
                 classes, key: { KeptKey.Click(request) }, counted: counted, head: request.method == "HEAD",
-                now: WallClock.milliseconds(),
+                now: WallClock.milliseconds(), tokenAllowed: { self.mayMakeToken(request) },
                 facts: { try LinksDispatcher.facts(of: request, classes) })
         } catch is BadLink {
             return page(400, LinkPage.message(title: "Bad link", text: "This link is malformed."))

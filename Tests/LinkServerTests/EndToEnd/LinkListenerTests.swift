@@ -541,6 +541,50 @@ import Testing
         }
     }
 
+    /// A deferred-link token is a row kept for `deferredTTL`: each client address's clicks may make
+    /// `links.tokenRateLimit` a minute (api-notes), so that one client cannot fill the store's disk by clicking. Past
+    /// it, a click is answered as usual without a token (the referrer still carries the link), and counted; another
+    /// address has its own budget.
+    @Test func tokensAreMadeWithinEachAddresssBudget() throws {
+        try withServer({ Self.configure(&$0) { $0.links.tokenRateLimit = 3 } }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let client = links(server)
+            var tokens: [String?] = []
+            for index in 0..<5 {
+                let reply = try client.click("/users/\(index)", agent: Self.android)
+                #expect(reply.status == 302)
+                #expect(reply.playReferrer?.contains("linkserver_link=") == true)
+                tokens.append(reply.playToken)
+            }
+            #expect(tokens.prefix(3).allSatisfy { $0 != nil })
+            #expect(tokens.suffix(2).allSatisfy { $0 == nil })
+            let other = HTTPClient(port: server.application.linksPort)
+            try other.connect(from: "127.0.0.2")
+            #expect(try other.click("/users/9", agent: Self.android).playToken != nil)
+            #expect(try server.client().get("/v1/stats/clicks").json?["clicks"] == 6)
+        }
+    }
+
+    /// A link as clicked longer than 2,048 bytes gets no token and is left out of the Play referrer (api-notes): the
+    /// token would keep it, and twice encoded in the `Location` it would no longer fit the connection's memory, so
+    /// the click went unanswered. The person still reaches the store.
+    @Test func aLongLinkReachesTheStoreWithoutTokenOrLink() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let client = links(server)
+            let long = "/users/42?u=" + String(repeating: "%2F", count: 1600)
+            let reply = try client.click(long, agent: Self.android)
+            #expect(reply.status == 302)
+            #expect(
+                reply.header("location")?.hasPrefix(
+                    "https://play.google.com/store/apps/details?id=com.example.app&referrer=") == true)
+            #expect(reply.playReferrer == "?utm_source=mail")
+            let short = try client.click("/users/42?u=" + String(repeating: "a", count: 1900), agent: Self.android)
+            #expect(short.playToken != nil)
+            #expect(short.playReferrer?.contains("linkserver_link=") == true)
+        }
+    }
+
     @Test func behindATrustedProxyEachForwardedClientHasItsOwnBudget() throws {
         try withServer({
             Self.configure(&$0) { $0.links.appRateLimit = 1 }
