@@ -313,6 +313,14 @@ extension LinksDispatcher {
             status: decision.status, headers: LinksDispatcher.clickHeaders, location: decision.target ?? "/")
     }
 
+    /// A click whose answer would not fit the connection's memory (a long link repeated in a `Location` after a head
+    /// full of cookies): the 414 page.
+    func answerTooLarge(requestBytes: Int) -> Response {
+        page(
+            414, LinkPage.message(title: "Link too long", text: "This link is too long to be opened here."),
+            headers: [("Connection", "close")])
+    }
+
     /// A click whose target is not a location.
     private struct BadLink: Error {}
 

@@ -46,6 +46,8 @@ final class ConnectionState: PendingReply, @unchecked Sendable {
     /// What served the request; `nil` when the daemon answered it before any handler (``Daemon/unhandled``).
     var endpoint: EndpointLabel?
     var status: Int = 0
+    /// What the request's head takes of the connection's memory (``ConnectionMemory``).
+    var headMemory = 0
     /// Set once by whichever thread completes the suspended request; taken by the resumed access-handler call.
     let pending = Mutex(Completion())
 

@@ -221,6 +221,7 @@ final class Daemon: @unchecked Sendable {
         let methodName = RequestLine.methodName(method)
         state.method = methodName
         state.requestID = id
+        state.headMemory = received.memoryBytes + state.rawTargetBytes + ConnectionMemory.requestLine
         if let watched = state.watched { deadlines.clear(watched) }
         let refusal = admission.refusal(
             target: state.rawTarget, targetComplete: line.targetSpans(state.rawTargetBytes), framing: framing,
@@ -241,6 +242,13 @@ final class Daemon: @unchecked Sendable {
     }
 
     private func queue(_ response: Response, on connection: OpaquePointer, state: ConnectionState) -> MHD_Result {
+        // An answer whose head would not fit beside the request's in the connection's memory is never sent (a
+        // redirect repeating a long link after a head full of cookies): a short one says why instead.
+        if state.headMemory + ConnectionMemory.answerHead(response, requestID: state.requestID)
+            > settings.connectionMemoryLimit
+        {
+            return queue(handler.answerTooLarge(requestBytes: state.headMemory), on: connection, state: state)
+        }
         state.phase = .answered
         state.status = response.status
         let body = response.body

@@ -14,6 +14,8 @@ struct ReceivedHeaders {
     /// Where the field before ends with a byte that is not a line end: the next field's name must start there
     /// (lines ended by a bare LF), or something followed a NUL in that field's value.
     private var nextLineStart: UnsafeRawPointer?
+    /// What the fields take of the connection's memory in libmicrohttpd: their bytes, and a list entry each.
+    private(set) var memoryBytes = 0
 
     init(fieldCount: Int) {
         self.fieldCount = fieldCount
@@ -30,6 +32,12 @@ struct ReceivedHeaders {
     /// a name sent twice the first value is read, as `MHD_lookup_connection_value` does, except `X-Forwarded-For`
     /// and `Accept`, whose lines are one list (RFC 9110 §5.3): a proxy may add its own line after the client's.
     mutating func add(name: UnsafeRawBufferPointer, value: UnsafePointer<CChar>?, valueSize: Int) {
+        memoryBytes &+= name.count &+ valueSize &+ ConnectionMemory.perField
+        if name.count == 6, let value, name.assumingMemoryBound(to: UInt8.self).starts(caseInsensitiveWith: "cookie") {
+            // libmicrohttpd parses a `Cookie` field into a copy of its value, with a list entry for each cookie.
+            let cookies = UnsafeRawBufferPointer(start: value, count: valueSize).reduce(1) { $0 + ($1 == 0x3B ? 1 : 0) }
+            memoryBytes &+= valueSize &+ 1 &+ cookies &* ConnectionMemory.perField
+        }
         if !ReceivedHeaders.isInPlace(name: name, value: value) {
             framing.folded = true
         } else if framing.fault == nil, let value {

@@ -1,3 +1,5 @@
+import LinkCore
+
 /// What the daemon calls: the application's dispatcher.
 protocol RequestHandler: AnyObject, Sendable {
     /// Answers a complete request. Runs on an MHD worker thread and must never block.
@@ -6,6 +8,21 @@ protocol RequestHandler: AnyObject, Sendable {
 
     /// Called once per request after its response was sent (or the connection dropped).
     func completed(_ summary: RequestSummary)
+
+    /// What is sent in place of an answer whose head would not fit the connection's memory beside the request's
+    /// (`requestBytes` of it): short, so that it does. The connection is closed after it.
+    func answerTooLarge(requestBytes: Int) -> Response
+}
+
+extension RequestHandler {
+    func answerTooLarge(requestBytes: Int) -> Response {
+        ErrorEnvelope.response(
+            for: LinkError(
+                .uriTooLong,
+                "The request's target and header fields leave no room for its answer; send a shorter target or fewer "
+                    + "header bytes", details: ["requestBytes": .int(requestBytes)]),
+            headers: [("Connection", "close")])
+    }
 }
 
 /// A finished request, for the access log and metrics.

@@ -585,6 +585,26 @@ import Testing
         }
     }
 
+    /// An answer whose head would not fit beside the request's in the connection's 16 KiB (a redirect repeating a
+    /// long link after a head full of cookies) was never sent: libmicrohttpd closed the connection. It is now the
+    /// 414 page, and the connection is closed after it; a little less still gets its redirect.
+    @Test func anAnswerThatWouldNotFitIsThe414Page() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let cookie = String(repeating: "c", count: 2500)
+            let tooLong = try links(server).click(
+                "/users/" + String(repeating: "a", count: 6000), agent: Self.windows, headers: ["Cookie": cookie])
+            #expect(tooLong.status == 414)
+            #expect(tooLong.header("content-type") == "text/html; charset=utf-8")
+            #expect(tooLong.header("connection") == "close")
+            #expect(tooLong.text.contains("Link too long"))
+            let fits = try links(server).click(
+                "/users/" + String(repeating: "a", count: 4500), agent: Self.windows, headers: ["Cookie": cookie])
+            #expect(fits.status == 302)
+            #expect(fits.header("location") == "https://www.example.com/u/" + String(repeating: "a", count: 4500))
+        }
+    }
+
     @Test func behindATrustedProxyEachForwardedClientHasItsOwnBudget() throws {
         try withServer({
             Self.configure(&$0) { $0.links.appRateLimit = 1 }
