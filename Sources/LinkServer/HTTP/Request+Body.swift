@@ -3,8 +3,14 @@ import LinkCore
 
 extension Request {
     /// Whether the declared body type is JSON (`application/json`, `application/*+json`, or none given), in UTF-8.
+    ///
+    /// A body without a type is JSON unless a browser sent it (an `Origin`): a page on another site may send one
+    /// without asking first (`fetch(url, {mode: "no-cors", body: new Blob([json])})`, a "simple" request that
+    /// needs no CORS preflight), while declaring `application/json` makes the browser ask, and the service never
+    /// allows another origin. So a write forged by another site is refused (cross-site request forgery, which
+    /// matters most when no admin token is set), and curl, apps and the console (which declare the type) are not.
     var hasJSONContentType: Bool {
-        guard let type = headers[.contentType] else { return true }
+        guard let type = headers[.contentType] else { return headers[.origin] == nil }
         return Request.isJSONMediaType(type)
     }
 

@@ -4,11 +4,11 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// The names copied from each request; everything else is not read.
     static let names = [
         "content-type", "content-length", "authorization", "if-match", "if-none-match", "x-request-id", "accept",
-        "host", "user-agent", "accept-language", "referer", "sec-purpose", "purpose", "x-forwarded-for",
+        "origin", "host", "user-agent", "accept-language", "referer", "sec-purpose", "purpose", "x-forwarded-for",
     ]
 
     /// The names the API listener reads (the first ones of ``names``).
-    static let apiNames = Array(names.prefix(7))
+    static let apiNames = Array(names.prefix(8))
 
     /// The values present, in the order they were set: a request carries a few of the fields (`Host`, `User-Agent`,
     /// `Accept`…), so an array of those alone is made and destroyed, not one of an optional for every name. Empty
@@ -25,8 +25,8 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
 
     /// A header the service reads, named without a lookup: its raw value is its position in ``names``.
     enum Field: Int, CaseIterable, Sendable {
-        case contentType, contentLength, authorization, ifMatch, ifNoneMatch, requestID, accept, host, userAgent
-        case acceptLanguage, referer, secPurpose, purpose, forwardedFor
+        case contentType, contentLength, authorization, ifMatch, ifNoneMatch, requestID, accept, origin, host
+        case userAgent, acceptLanguage, referer, secPurpose, purpose, forwardedFor
     }
 
     private static func field(_ name: String) -> Field? {
@@ -82,7 +82,7 @@ struct RequestHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         }
         switch name.count {
         case 4: return named("host", .host)
-        case 6: return named("accept", .accept)
+        case 6: return named("accept", .accept) ?? named("origin", .origin)
         case 7: return named("referer", .referer) ?? named("purpose", .purpose)
         case 8: return named("if-match", .ifMatch)
         case 10: return named("user-agent", .userAgent)

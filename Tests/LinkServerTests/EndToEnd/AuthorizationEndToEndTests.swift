@@ -125,4 +125,30 @@ import Testing
             }
         }
     }
+
+    /// A page on another site can send a POST with an untyped body without asking first (`fetch` in `no-cors` mode
+    /// with a `Blob`), and the API reads an untyped body as JSON: with no admin token set, any page an operator
+    /// opened could register routes. An untyped body from a browser (it carries `Origin`) is 415
+    /// `unsupported_media_type`; curl and apps (no `Origin`) and the console (which declares the type) are served.
+    @Test func anUntypedBodyFromABrowserIsRefused() throws {
+        try withServer { (server) throws in
+            func post(_ name: String, headers: String) throws -> HTTPClient.Reply {
+                let body = #"{"path": "/\#(name)", "name": "\#(name)"}"#
+                let client = server.client()
+                try client.sendRaw(
+                    Array(
+                        ("POST /v1/routes HTTP/1.1\r\nHost: x\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n"
+                            + body).utf8))
+                return try client.readResponse()
+            }
+            let forged = try post("forged", headers: "Origin: https://evil.example\r\n")
+            #expect(forged.status == 415)
+            #expect(forged.errorCode == "unsupported_media_type")
+            #expect(try server.client().get("/v1/routes/forged").status == 404)
+            #expect(try post("curl", headers: "").status == 201)
+            let console = try post(
+                "console", headers: "Origin: http://127.0.0.1:\(server.port)\r\nContent-Type: application/json\r\n")
+            #expect(console.status == 201)
+        }
+    }
 }
