@@ -67,6 +67,11 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `invalid_request` with details `field` and `reason`.
     public init(url text: String, field: String, schemes: Set<String>) throws(LinkError) {
         func fail(_ reason: String) -> LinkError { LinkTemplate.invalid(text, field: field, reason: reason) }
+        // A URL has no control character anywhere (RFC 3986): in a `Location` a CR or LF would end the header
+        // (libmicrohttpd refuses it, and the redirect went out without one) and a NUL would cut it short.
+        guard !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            throw fail("a URL may not hold a control character")
+        }
         guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else {
             throw fail("not an absolute URL")
         }

@@ -258,15 +258,25 @@ final class Daemon: @unchecked Sendable {
         }
         guard let mhdResponse else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
-        // `withCString` hands native strings over without copying them into temporary C arrays.
+        // `withCString` hands native strings over without copying them into temporary C arrays. libmicrohttpd
+        // refuses a value with a CR or LF: then the answer is not sent without it (a redirect without `Location`).
+        var added = true
         for (name, value) in response.headers {
-            name.withCString { name in value.withCString { _ = MHD_add_response_header(mhdResponse, name, $0) } }
+            name.withCString { name in
+                value.withCString { added = MHD_add_response_header(mhdResponse, name, $0) == .YES && added }
+            }
         }
         if let location = response.location {
-            location.withCString { _ = MHD_add_response_header(mhdResponse, "Location", $0) }
+            location.withCString { added = MHD_add_response_header(mhdResponse, "Location", $0) == .YES && added }
         }
         if let id = state.requestID {
             id.withCString { _ = MHD_add_response_header(mhdResponse, "X-Request-Id", $0) }
+        }
+        guard added else {
+            logger.error(
+                "an answer's header was refused by libmicrohttpd; answered 500 instead",
+                metadata: ["request.id": "\(state.requestID ?? "")", "status": "\(response.status)"])
+            return queue(ErrorEnvelope.response(for: ErrorEnvelope.internalError), on: connection, state: state)
         }
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
     }

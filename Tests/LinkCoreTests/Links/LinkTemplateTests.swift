@@ -46,6 +46,9 @@ import Testing
         ("https://example.com/{nope}", "/users/:id/files/*rest has no parameter 'nope'"),
         ("https://example.com/{id", "'{' without '}'"),
         ("https://example.com/}", "'}' without '{'"),
+        ("https://example.com/{id}\r\nRefresh: 0; url=https://evil.example/", "a URL may not hold a control character"),
+        ("https://example.com/a\u{0}b", "a URL may not hold a control character"),
+        ("https://example.com/a\u{7F}", "a URL may not hold a control character"),
     ])
     func refusesTemplatesThatLetAParameterChooseTheHost(template: String, reason: String) {
         #expect {
