@@ -9,8 +9,9 @@ extension Location {
     /// - The path is split on `/`, empty segments are dropped, and each segment is percent-decoded separately as
     ///   UTF-8 (`%2F` stays inside its segment). `.` and `..` are ordinary segments.
     ///
-    /// Empty text, raw control characters anywhere, a malformed escape, escapes that do not decode to UTF-8 and
-    /// decoded control characters in the path are `invalid_url` (details `location`, `reason`).
+    /// Empty text, raw control characters anywhere, a malformed escape, escapes that do not decode to UTF-8,
+    /// decoded control characters in the path and an `http(s)` authority that is not `host[:port]` are
+    /// `invalid_url` (details `location`, `reason`).
     public init(_ text: String) throws(LinkError) {
         try self.init(text, fragmentAsPath: false)
     }
@@ -67,7 +68,8 @@ extension Location {
                 let authority = UnsafeBufferPointer(rebasing: bytes[authorityStart..<authorityEnd])
                 pathStart = authorityEnd
                 if name == "http" || name == "https" {
-                    host = Location.hostName(authority)
+                    guard let name = Location.hostName(authority) else { throw fail("malformed host or port") }
+                    host = name
                 } else if !authority.isEmpty {
                     segments.append(try Location.decodeSegment(authority, fail: fail))
                 }
@@ -120,13 +122,55 @@ extension Location {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
     }
 
-    /// The host of an authority: user info (up to the last `@`) and port removed, lower-cased.
-    private static func hostName(_ authority: UnsafeBufferPointer<UInt8>) -> String {
+    /// The host of an authority: user info (up to the last `@`) and port removed, lower-cased; `nil` when the
+    /// authority is not `host[:port]` (RFC 3986 §3.2): an IP literal without its `]`, a bracket or a byte a host
+    /// may not have, a port that is not digits or past 65535.
+    private static func hostName(_ authority: UnsafeBufferPointer<UInt8>) -> String? {
         var start = 0
         if let at = authority.lastIndex(of: UInt8(ascii: "@")) { start = at + 1 }
         var end = authority.count
-        let closingBracket = authority[start...].lastIndex(of: UInt8(ascii: "]")) ?? start
-        if let colon = authority[closingBracket..<end].lastIndex(of: UInt8(ascii: ":")) { end = colon }
-        return String(decoding: UnsafeBufferPointer(rebasing: authority[start..<end]), as: UTF8.self).lowercased()
+        let literal = start < end && authority[start] == UInt8(ascii: "[")
+        let closingBracket = authority[start...].lastIndex(of: UInt8(ascii: "]"))
+        if literal && closingBracket == nil { return nil }
+        if let colon = authority[(closingBracket ?? start)..<end].lastIndex(of: UInt8(ascii: ":")) {
+            let port = authority[(colon + 1)...]
+            guard port.count <= 5, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                port.reduce(0, { $0 * 10 + Int($1 - 0x30) }) <= 65535
+            else { return nil }
+            end = colon
+        }
+        let host = authority[start..<end]
+        if literal {
+            // `[` … `]` and nothing else between the bracket and the port.
+            guard host.last == UInt8(ascii: "]"),
+                host.dropFirst().dropLast().allSatisfy({ Location.ipLiteralBytes.contains($0) })
+            else { return nil }
+        } else if !host.allSatisfy({ Location.regNameBytes.contains($0) }) {
+            return nil
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: host), as: UTF8.self).lowercased()
+    }
+
+    /// A host's bytes (RFC 3986 §3.2.2 reg-name: unreserved, sub-delims, `%`), non-ASCII too (an IRI's host).
+    private static let regNameBytes = HostBytes("-._~!$&'()*+,;=%", nonASCII: true)
+    /// An IP literal's bytes between its brackets (an IPv6 address, a zone id, `v1.…`).
+    private static let ipLiteralBytes = HostBytes(":.%-_~!$&'()*+,;=", nonASCII: false)
+
+    /// Letters, digits and `extra`; with `nonASCII`, every byte past 0x7F.
+    struct HostBytes: Sendable {
+        let extra: ByteSet
+        let nonASCII: Bool
+
+        init(_ extra: String, nonASCII: Bool) {
+            self.extra = ByteSet(extra)
+            self.nonASCII = nonASCII
+        }
+
+        func contains(_ byte: UInt8) -> Bool {
+            if byte >= 0x80 { return nonASCII }
+            let lower = byte | 0x20
+            return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || extra.contains(byte)
+        }
     }
 }

@@ -103,6 +103,14 @@ import Testing
         ("/users/1 ", "leading or trailing spaces"),
         (" /users/1", "leading or trailing spaces"),
         ("https://x.com/a?q=1 ", "leading or trailing spaces"),
+        // An authority that is not host[:port] (RFC 3986 §3.2): it was read as some host, or none.
+        ("http://[::1/users/1", "malformed host or port"),
+        ("http://a:b/users/1", "malformed host or port"),
+        ("http://a b/users/1", "malformed host or port"),
+        ("http://a:99999/users/1", "malformed host or port"),
+        ("https://a:65536/", "malformed host or port"),
+        ("http://a[b]/x", "malformed host or port"),
+        ("http://[::1]x/users/1", "malformed host or port"),
     ])
     func rejectsInvalidLocations(text: String, reason: String) {
         let error = #expect(throws: LinkError.self) { try Location(text) }
@@ -170,5 +178,19 @@ import Testing
                 #expect(String(decoding: path[..<end], as: UTF8.self) == location.path(prefix: count))
             }
         }
+    }
+
+    /// Authorities of every legal shape keep their host (for `links.hosts`), without user info and port.
+    @Test(arguments: [
+        ("http://a:65535/x", "a"), ("http://[::1]:8081/x", "[::1]"),
+        ("http://user:pa%40ss@Host.Example/x", "host.example"),
+        ("http://a:/x", "a"), ("https://b\u{FC}cher.example/x", "b\u{FC}cher.example"),
+        ("http://[fe80::1%25eth0]/x", "[fe80::1%25eth0]"),
+        ("https://127.0.0.1:443/x", "127.0.0.1"),
+    ])
+    func keepsTheHostOfEveryLegalAuthority(text: String, host: String) throws {
+        let location = try Location(text)
+        #expect(location.host == host)
+        #expect(location.segments == ["x"])
     }
 }
