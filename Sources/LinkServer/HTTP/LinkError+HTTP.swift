@@ -34,6 +34,10 @@ extension LinkError {
 
     static let missingBody = LinkError(.invalidJSON, "Request body is empty; a JSON value is required")
 
+    static let malformedTarget = LinkError(
+        .invalidRequest, "The request target must be a path starting with '/', an http(s) URL, or * for OPTIONS",
+        details: ["reason": "request target"])
+
     static let nulInTarget = LinkError(
         .invalidRequest, "The request target contains a NUL byte", details: ["reason": "nul in target"])
 

@@ -48,6 +48,8 @@ final class ConnectionState: PendingReply, @unchecked Sendable {
     var status: Int = 0
     /// What the request's head takes of the connection's memory (``ConnectionMemory``).
     var headMemory = 0
+    /// The target served when ``rawTarget`` is in absolute form (``RequestTarget``): its path and query.
+    var originTarget: String?
     /// Set once by whichever thread completes the suspended request; taken by the resumed access-handler call.
     let pending = Mutex(Completion())
 

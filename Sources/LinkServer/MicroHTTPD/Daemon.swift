@@ -169,7 +169,8 @@ final class Daemon: @unchecked Sendable {
             guard let method = state.method, let id = state.requestID else { return .NO }
             // Made from the parts kept since the head; the headers and the body move into it.
             let request = Request(
-                method: method, target: state.rawTarget, headers: state.headers.take() ?? RequestHeaders(),
+                method: method, target: state.originTarget ?? state.rawTarget,
+                headers: state.headers.take() ?? RequestHeaders(),
                 body: state.takeBody(), id: id, client: state.client)
             let (endpoint, reply) = handler.handle(request)
             state.endpoint = endpoint
@@ -208,7 +209,7 @@ final class Daemon: @unchecked Sendable {
             MHD_get_connection_values_n(connection, .HEADER_KIND, Trampolines.requestHeader, $0)
         }
         let framing = received.finishedFraming
-        let headers = received.takeHeaders()
+        var headers = received.takeHeaders()
         let id = admission.requestID(from: headers[.requestID])
         var client: ClientAddress?
         if settings.readsClientAddress {
@@ -223,9 +224,28 @@ final class Daemon: @unchecked Sendable {
         state.requestID = id
         state.headMemory = received.memoryBytes + state.rawTargetBytes + ConnectionMemory.requestLine
         if let watched = state.watched { deadlines.clear(watched) }
-        let refusal = admission.refusal(
+        var refusal = admission.refusal(
             target: state.rawTarget, targetComplete: line.targetSpans(state.rawTargetBytes), framing: framing,
             headers: headers)
+        if refusal == nil {
+            switch RequestTarget(state.rawTarget, method: methodName) {
+            case .origin: break
+            case .absolute(let path, let authority):
+                state.originTarget = path
+                headers[.host] = authority
+            case .asterisk:
+                refusal = Response(
+                    status: 204,
+                    headers: [
+                        (
+                            "Allow",
+                            settings.readsClientAddress ? "GET, HEAD, POST" : "GET, HEAD, POST, PUT, PATCH, DELETE"
+                        )
+                    ])
+            case .invalid:
+                refusal = ErrorEnvelope.response(for: .malformedTarget, headers: [("Connection", "close")])
+            }
+        }
         // Kept last, so the headers move into the state.
         state.headers = headers
         state.client = client

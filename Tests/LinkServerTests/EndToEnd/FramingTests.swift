@@ -269,6 +269,38 @@ import Testing
         }
     }
 
+    // MARK: - Request-target forms
+
+    /// RFC 9112 §3.2: a server must take an absolute-form target (`GET http://host/path`) as its path and query;
+    /// `OPTIONS *` asks about the server; any other target that is not a path starting with `/` is 400
+    /// `invalid_request` (they were served: `GET healthz` as `/healthz`, `GET http://x/healthz` was a 404).
+    @Test func theFourTargetFormsAreTakenAsRFC9112Says() throws {
+        try withServer { (server) throws in
+            #expect(try server.client().post("/v1/routes", ["path": "/users/:id", "name": "user"]).status == 201)
+            for target in ["http://x/healthz", "HTTPS://links.example.com:8443/healthz"] {
+                let reply = try exchange(server, "GET \(target) HTTP/1.1\r\nHost: y\r\nConnection: close\r\n\r\n")
+                #expect(reply.statuses == [200], "\(target): \(reply.text)")
+                #expect(reply.text.hasSuffix(#"{"status":"ok"}"#) || reply.text.contains(#"{"status":"ok"}"#))
+            }
+            let query = try exchange(
+                server, "GET http://x/v1/resolve?url=/users/7 HTTP/1.1\r\nHost: y\r\nConnection: close\r\n\r\n")
+            #expect(query.statuses == [200])
+            #expect(query.text.contains(#""params":{"id":"7"}"#))
+            let bare = try exchange(server, "GET http://x HTTP/1.1\r\nHost: y\r\nConnection: close\r\n\r\n")
+            #expect(bare.statuses == [404])
+            #expect(bare.text.contains(#""path":"/""#))
+            let options = try exchange(server, "OPTIONS * HTTP/1.1\r\nHost: y\r\nConnection: close\r\n\r\n")
+            #expect(options.statuses == [204])
+            #expect(options.headers["allow"] == "GET, HEAD, POST, PUT, PATCH, DELETE")
+            for target in ["healthz", "*", "ftp://x/healthz", "http:/x/healthz", "http:///healthz"] {
+                let reply = try exchange(server, "GET \(target) HTTP/1.1\r\nHost: y\r\n\r\n")
+                #expect(reply.statuses == [400], "\(target): \(reply.text)")
+                #expect(reply.errorCode == "invalid_request")
+                #expect(reply.headers["connection"] == "close")
+            }
+        }
+    }
+
     // MARK: - NUL in the request target
 
     @Test(arguments: ["/v1/resolve?url=/users/a\u{0}b", "/healthz\u{0}/ignored", "/v1/resolve?url=/users/a\u{0}"])

@@ -605,6 +605,21 @@ import Testing
         }
     }
 
+    /// RFC 9112 §3.2.2: with an absolute-form target the server uses its authority and ignores `Host`, so the
+    /// `links.hosts` check reads the URL's host (a listed host in the URL is served whatever `Host` says, an unlisted
+    /// one is the 404 page even with a listed `Host`).
+    @Test func anAbsoluteFormTargetsHostIsTheHostChecked() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let listed = try links(server).click(
+                "http://links.example.com/users/42", agent: Self.windows, host: "evil.example.net")
+            #expect(listed.status == 302)
+            #expect(listed.header("location") == "https://www.example.com/u/42")
+            let unlisted = try links(server).click("http://evil.example.net/users/42", agent: Self.windows)
+            #expect(unlisted.status == 404)
+        }
+    }
+
     @Test func behindATrustedProxyEachForwardedClientHasItsOwnBudget() throws {
         try withServer({
             Self.configure(&$0) { $0.links.appRateLimit = 1 }
