@@ -24,6 +24,7 @@ final class Daemon: @unchecked Sendable {
     private let draining = Atomic<Bool>(false)
     /// The refusals decided on a request's head, and request ids.
     private let admission: RequestAdmission
+    private let logBudget = Mutex(LogBudget())
     /// The label of requests answered before any handler saw them (refused heads, too large bodies): `-`.
     let unhandled = EndpointLabel("-")
     /// libmicrohttpd's own log lines go here (through ``logSink``).
@@ -254,11 +255,20 @@ final class Daemon: @unchecked Sendable {
         return .YES
     }
 
-    /// One of libmicrohttpd's own log lines (bind failures, protocol errors it answered itself, …).
+    /// One of libmicrohttpd's own log lines (bind failures, protocol errors it answered itself, …). A client that
+    /// sends malformed requests or opens connections past its limit makes one each, so at most
+    /// ``LogBudget/linesPerWindow`` are written per 10 s; the next line after a window says how many were left out.
     func log(_ message: String) {
         var line = Substring(message)
         while line.last == "\n" { line.removeLast() }
-        logger.notice("\(line)", metadata: ["source": "libmicrohttpd", "port": "\(port)"])
+        switch logBudget.withLock({ $0.admit(now: MonotonicClock.nanoseconds()) }) {
+        case .write(let suppressed):
+            var metadata: Logger.Metadata = ["source": "libmicrohttpd", "port": "\(port)"]
+            if suppressed > 0 { metadata["suppressedBefore"] = "\(suppressed)" }
+            logger.notice("\(line)", metadata: metadata)
+        case .suppress:
+            break
+        }
     }
 
     private func queue(_ response: Response, on connection: OpaquePointer, state: ConnectionState) -> MHD_Result {
@@ -299,5 +309,36 @@ final class Daemon: @unchecked Sendable {
             return queue(ErrorEnvelope.response(for: ErrorEnvelope.internalError), on: connection, state: state)
         }
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+    }
+}
+
+/// How many of libmicrohttpd's log lines are written: ``linesPerWindow`` per window of 10 s, and a count of those
+/// left out, told with the next line written.
+struct LogBudget {
+    static let linesPerWindow = 20
+    static let window: Int64 = 10_000_000_000
+
+    enum Decision: Equatable {
+        /// Write the line; `suppressed` lines were left out before it.
+        case write(suppressed: Int)
+        case suppress
+    }
+
+    private var windowStart: Int64 = .min
+    private var written = 0
+    private var suppressed = 0
+
+    mutating func admit(now: Int64) -> Decision {
+        if windowStart == .min || now - windowStart >= LogBudget.window {
+            windowStart = now
+            written = 0
+        }
+        guard written < LogBudget.linesPerWindow else {
+            suppressed += 1
+            return .suppress
+        }
+        written += 1
+        defer { suppressed = 0 }
+        return .write(suppressed: suppressed)
     }
 }

@@ -66,4 +66,29 @@ import Testing
         let lines = capture.entries.withLock { $0 }.filter { $0.metadata["source"] == "libmicrohttpd" }
         #expect(lines.map(\.message) == [])
     }
+
+    /// A flood of malformed requests writes at most 20 of libmicrohttpd's lines per 10 s; the first line of the next
+    /// window says how many were left out.
+    @Test func libmicrohttpdsLinesAreBoundedPerWindow() {
+        var budget = LogBudget()
+        let start: Int64 = 1_000_000_000
+        let decisions = (0..<50).map { budget.admit(now: start + Int64($0) * 1_000_000) }
+        #expect(decisions.prefix(20).allSatisfy { $0 == .write(suppressed: 0) })
+        #expect(decisions.dropFirst(20).allSatisfy { $0 == .suppress })
+        #expect(budget.admit(now: start + LogBudget.window + 1) == .write(suppressed: 30))
+        #expect(budget.admit(now: start + LogBudget.window + 2) == .write(suppressed: 0))
+    }
+
+    @Test func aFloodOfMalformedRequestsWritesABoundedNumberOfLines() throws {
+        let (daemon, capture) = try Self.started()
+        defer { daemon.stop() }
+        for _ in 0..<60 {
+            let client = HTTPClient(port: daemon.port)
+            try client.sendRaw(Array("GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n".utf8))
+            _ = try client.readToEnd()
+        }
+        let lines = capture.entries.withLock { $0 }.filter { $0.metadata["source"] == "libmicrohttpd" }
+        #expect(!lines.isEmpty)
+        #expect(lines.count <= LogBudget.linesPerWindow)
+    }
 }
