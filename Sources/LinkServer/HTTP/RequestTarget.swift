@@ -13,6 +13,11 @@ enum RequestTarget: Equatable {
     case invalid
 
     init(_ target: String, method: String) {
+        // Nearly every target is a path: told by its first byte, without a copy.
+        if target.utf8.first == UInt8(ascii: "/") {
+            self = .origin
+            return
+        }
         var target = target
         self = target.withUTF8 { bytes in
             guard let first = bytes.first else { return .invalid }

@@ -209,8 +209,9 @@ final class Daemon: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &received) {
             MHD_get_connection_values_n(connection, .HEADER_KIND, Trampolines.requestHeader, $0)
         }
-        let framing = received.finishedFraming
-        var headers = received.takeHeaders()
+        received.finish()
+        let framing = received.framing
+        let headers = received.takeHeaders()
         let id = admission.requestID(from: headers[.requestID])
         var client: ClientAddress?
         if settings.readsClientAddress {
@@ -225,34 +226,37 @@ final class Daemon: @unchecked Sendable {
         state.requestID = id
         state.headMemory = received.memoryBytes + state.rawTargetBytes + ConnectionMemory.requestLine
         if let watched = state.watched { deadlines.clear(watched) }
-        var refusal = admission.refusal(
+        let refusal = admission.refusal(
             target: state.rawTarget, targetComplete: line.targetSpans(state.rawTargetBytes), framing: framing,
             headers: headers)
-        if refusal == nil {
-            switch RequestTarget(state.rawTarget, method: methodName) {
-            case .origin: break
-            case .absolute(let path, let authority):
-                state.originTarget = path
-                headers[.host] = authority
-            case .asterisk:
-                refusal = Response(
-                    status: 204,
-                    headers: [
-                        (
-                            "Allow",
-                            settings.readsClientAddress ? "GET, HEAD, POST" : "GET, HEAD, POST, PUT, PATCH, DELETE"
-                        )
-                    ])
-            case .invalid:
-                refusal = ErrorEnvelope.response(for: .malformedTarget, headers: [("Connection", "close")])
-            }
-        }
         // Kept last, so the headers move into the state.
         state.headers = headers
         state.client = client
         if let refusal { return queue(refusal, on: connection, state: state) }
+        // Nearly every target is a path; the other forms are read apart.
+        if line.url?.pointee != CChar(UInt8(ascii: "/")), let answer = otherTargetForm(state, method: methodName) {
+            return queue(answer, on: connection, state: state)
+        }
         if framing.expectsBody, let watched = state.watched { deadlines.awaitBody(watched) }
         return .YES
+    }
+
+    /// A target that is not a path (RFC 9112 §3.2, ``RequestTarget``): an absolute-form one is served as its path
+    /// with its authority in place of `Host`; the answer to `OPTIONS *` or to a malformed target, or `nil`.
+    private func otherTargetForm(_ state: ConnectionState, method: String) -> Response? {
+        switch RequestTarget(state.rawTarget, method: method) {
+        case .origin:
+            return nil
+        case .absolute(let path, let authority):
+            state.originTarget = path
+            state.headers?[.host] = authority
+            return nil
+        case .asterisk:
+            let methods = settings.readsClientAddress ? "GET, HEAD, POST" : "GET, HEAD, POST, PUT, PATCH, DELETE"
+            return Response(status: 204, headers: [("Allow", methods)])
+        case .invalid:
+            return ErrorEnvelope.response(for: .malformedTarget, headers: [("Connection", "close")])
+        }
     }
 
     /// One of libmicrohttpd's own log lines (bind failures, protocol errors it answered itself, …). A client that
@@ -274,8 +278,8 @@ final class Daemon: @unchecked Sendable {
     private func queue(_ response: Response, on connection: OpaquePointer, state: ConnectionState) -> MHD_Result {
         // An answer whose head would not fit beside the request's in the connection's memory is never sent (a
         // redirect repeating a long link after a head full of cookies): a short one says why instead.
-        if state.headMemory + ConnectionMemory.answerHead(response, requestID: state.requestID)
-            > settings.connectionMemoryLimit
+        if !ConnectionMemory.answerFits(
+            response, requestBytes: state.headMemory, requestID: state.requestID, limit: settings.connectionMemoryLimit)
         {
             return queue(handler.answerTooLarge(requestBytes: state.headMemory), on: connection, state: state)
         }

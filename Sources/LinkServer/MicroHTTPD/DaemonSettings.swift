@@ -42,6 +42,15 @@ enum ConnectionMemory {
     /// empty line, and its bookkeeping.
     static let answerBase = 256
 
+    /// Whether `response`'s head fits beside a request head taking `requestBytes` of a pool of `limit` bytes. The
+    /// service's own headers are small: only a `Location` is long (it may repeat the link), so the others are added
+    /// up only near the bound.
+    static func answerFits(_ response: Response, requestBytes: Int, requestID: String?, limit: Int) -> Bool {
+        let location = response.location?.utf8.count ?? 0
+        if requestBytes + location + 4096 <= limit { return true }
+        return requestBytes + answerHead(response, requestID: requestID) <= limit
+    }
+
     /// The pool bytes `response`'s head takes, with `requestID` in `X-Request-Id`.
     static func answerHead(_ response: Response, requestID: String?) -> Int {
         var bytes = answerBase

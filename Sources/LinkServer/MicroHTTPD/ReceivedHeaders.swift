@@ -38,12 +38,14 @@ struct ReceivedHeaders {
             let cookies = UnsafeRawBufferPointer(start: value, count: valueSize).reduce(1) { $0 + ($1 == 0x3B ? 1 : 0) }
             memoryBytes &+= valueSize &+ 1 &+ cookies &* ConnectionMemory.perField
         }
+        // A name the service reads is a token as it is spelt; only other names are checked byte by byte.
+        let known = RequestHeaders.field(named: name)
         if !ReceivedHeaders.isInPlace(name: name, value: value) {
             framing.folded = true
         } else if framing.fault == nil, let value {
-            checkLine(name: name, value: UnsafeRawPointer(value), valueSize: valueSize)
+            checkLine(name: name, isKnown: known != nil, value: UnsafeRawPointer(value), valueSize: valueSize)
         }
-        if name.count == 4 && name.assumingMemoryBound(to: UInt8.self).starts(caseInsensitiveWith: "host") {
+        if known == .host {
             framing.hostFields += 1
             if framing.fault == nil, let value,
                 !ReceivedHeaders.isHost(UnsafeRawBufferPointer(start: value, count: valueSize))
@@ -55,7 +57,7 @@ struct ReceivedHeaders {
             name: name.assumingMemoryBound(to: UInt8.self),
             value: value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) }
                 ?? "")
-        guard let value, let field = RequestHeaders.field(named: name), field.rawValue < fieldCount else { return }
+        guard let value, let field = known, field.rawValue < fieldCount else { return }
         if field == .forwardedFor {
             let line = UnsafeRawBufferPointer(start: value, count: valueSize)
             if forwardedFor == nil {
@@ -72,12 +74,10 @@ struct ReceivedHeaders {
         }
     }
 
-    /// The framing fields, once every field is added: a field whose value was followed by something other than its
-    /// line's end and that no field came after held a NUL.
-    var finishedFraming: RequestFraming {
-        var framing = framing
+    /// Called once every field is added: a field whose value was followed by something other than its line's end,
+    /// and that no field came after, held a NUL.
+    mutating func finish() {
         if nextLineStart != nil && framing.fault == nil { framing.fault = .fieldValue }
-        return framing
     }
 
     /// Checks one field line in libmicrohttpd's read buffer (``isInPlace(name:value:)``): its name is a token, its
@@ -85,7 +85,9 @@ struct ReceivedHeaders {
     /// NULs and ends the value at the first NUL, so the byte after the value's end is a NUL too (a CR LF line, or
     /// the empty line ending the head), or the next field's first byte (a line ended by a bare LF), or what followed
     /// a NUL the client put in the value.
-    private mutating func checkLine(name: UnsafeRawBufferPointer, value: UnsafeRawPointer, valueSize: Int) {
+    private mutating func checkLine(
+        name: UnsafeRawBufferPointer, isKnown: Bool, value: UnsafeRawPointer, valueSize: Int
+    ) {
         if let expected = nextLineStart {
             nextLineStart = nil
             if name.baseAddress != expected {
@@ -93,7 +95,8 @@ struct ReceivedHeaders {
                 return
             }
         }
-        for byte in name where !ReceivedHeaders.tokenBytes.contains(byte) {
+        if !isKnown, let start = name.baseAddress, !ReceivedHeaders.all(start, name.count, ReceivedHeaders.isTokenByte)
+        {
             framing.fault = .fieldName
             return
         }
@@ -104,18 +107,42 @@ struct ReceivedHeaders {
         if value.load(fromByteOffset: valueSize + 1, as: UInt8.self) != 0 { nextLineStart = value + valueSize + 1 }
     }
 
-    /// The bytes of a token (RFC 9110 §5.6.2: `tchar`).
-    static let tokenBytes = ASCIIByteSet(
-        "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-    /// The bytes of a `Host` value (RFC 9112 §3.2, RFC 3986 §3.2.2: a reg-name, an IPv4 address or an IP literal in
-    /// brackets, then `:` and a port): unreserved, sub-delims, `%`, `:`, `[` and `]`.
-    static let hostBytes = ASCIIByteSet(
-        "-._~!$&'()*+,;=%:[]0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+    /// Whether `byte` is a token's (RFC 9110 §5.6.2 `tchar`: letters, digits, ``!#$%&'*+-.^_`|~``), by two masks
+    /// written out (a `static let` set would be reached through a lazy initialiser's check on every call).
+    @inline(__always)
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 0x03FF_6CFA_0000_0000
+        let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+        return byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte < 128 && high & (1 << UInt64(byte &- 64)) != 0
+    }
+
+    /// Whether `byte` may be in a `Host` value (RFC 9112 §3.2, RFC 3986 §3.2.2: a reg-name, an IPv4 address or an IP
+    /// literal in brackets, then `:` and a port): letters, digits, ``-._~!$&'()*+,;=%:[]``.
+    @inline(__always)
+    static func isHostByte(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 0x2FFF_7FF2_0000_0000
+        let high: UInt64 = 0x47FF_FFFE_AFFF_FFFE
+        return byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte < 128 && high & (1 << UInt64(byte &- 64)) != 0
+    }
 
     /// Whether a `Host` value has only the bytes a host and port may have (its shape is read where it is used: the
     /// links listener's host check).
     static func isHost(_ value: UnsafeRawBufferPointer) -> Bool {
-        value.allSatisfy { hostBytes.contains($0) }
+        guard let start = value.baseAddress else { return true }
+        return all(start, value.count, isHostByte)
+    }
+
+    /// Whether each of the `count` bytes at `start` passes `test` (a plain loop over a pointer: the buffer's
+    /// iterator checked bounds on every byte).
+    @inline(__always)
+    static func all(_ start: UnsafeRawPointer, _ count: Int, _ test: (UInt8) -> Bool) -> Bool {
+        let bytes = start.assumingMemoryBound(to: UInt8.self)
+        var index = 0
+        while index < count {
+            if !test(bytes[index]) { return false }
+            index &+= 1
+        }
+        return true
     }
 
     /// Whether a field is where libmicrohttpd 0.9.75 parses an unfolded line: in the read buffer, its name, the `:`
@@ -135,24 +162,5 @@ struct ReceivedHeaders {
             if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { return false }
         }
         return true
-    }
-}
-
-/// A set of ASCII bytes, tested with two masks.
-struct ASCIIByteSet: Sendable {
-    private var low: UInt64 = 0
-    private var high: UInt64 = 0
-
-    init(_ members: StaticString) {
-        members.withUTF8Buffer { bytes in
-            for byte in bytes {
-                if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
-            }
-        }
-    }
-
-    @inline(__always)
-    func contains(_ byte: UInt8) -> Bool {
-        byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte < 128 && high & (1 << UInt64(byte &- 64)) != 0
     }
 }
