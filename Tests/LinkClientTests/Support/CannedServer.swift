@@ -32,19 +32,10 @@ final class CannedServer: Sendable {
     }
 
     init(answer: @escaping @Sendable (_ requestLine: String) -> String?) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        precondition(bound && listen(descriptor, 16) == 0, "cannot listen on a loopback port")
+        let (descriptor, port) = RefusingPort.boundLoopbackSocket()
+        precondition(listen(descriptor, 16) == 0, "cannot listen on a loopback port")
         self.descriptor = descriptor
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         let received = received
         Thread.detachNewThread {
             while true {

@@ -9,6 +9,13 @@ final class RefusingPort {
     private let descriptor: Int32
 
     init() {
+        (descriptor, port) = RefusingPort.boundLoopbackSocket()
+    }
+
+    deinit { close(descriptor) }
+
+    /// A TCP socket bound to a free loopback port, and the port.
+    static func boundLoopbackSocket() -> (descriptor: Int32, port: UInt16) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -20,9 +27,6 @@ final class RefusingPort {
             }
         }
         precondition(bound, "cannot bind a loopback port")
-        self.descriptor = descriptor
-        port = UInt16(bigEndian: address.sin_port)
+        return (descriptor, UInt16(bigEndian: address.sin_port))
     }
-
-    deinit { close(descriptor) }
 }

@@ -65,17 +65,7 @@ import Testing
     /// §8 `resolution` "as in §7 step 7": with a read token set, an open on the links listener without a token gets
     /// `"resolution": null`; with the read token, or the admin token, it gets the §3 answer.
     @Test func anOpensResolutionNeedsAReadingTokenWhenOneIsSet() throws {
-        try withServer({
-            LinkListenerTests.configure(&$0) {
-                $0.readToken = "r"
-                $0.adminToken = "a"
-            }
-        }) { (server) throws in
-            #expect(
-                try server.client().post(
-                    "/v1/routes", LinkListenerTests.userRoute, headers: ["Authorization": "Bearer a"]
-                )
-                .status == 201)
+        try withReadTokenLinksServer { (server) throws in
             let links = server.linksClient()
             let anonymous = try links.postToLinks("/v1/links/opens", Self.open)
             #expect(anonymous.status == 200)

@@ -30,17 +30,7 @@ import Testing
     /// §7 step 7: with a read token set, the admin token adds `resolution` as the read token does; no token, or a
     /// wrong one, leaves the key out.
     @Test func withAReadTokenTheAdminTokenAlsoAddsTheResolution() throws {
-        try withServer({
-            LinkListenerTests.configure(&$0) {
-                $0.readToken = "r"
-                $0.adminToken = "a"
-            }
-        }) { (server) throws in
-            #expect(
-                try server.client().post(
-                    "/v1/routes", LinkListenerTests.userRoute, headers: ["Authorization": "Bearer a"]
-                )
-                .status == 201)
+        try withReadTokenLinksServer { (server) throws in
             let links = server.linksClient()
             for token in ["a", "r"] {
                 let reply = try links.click(

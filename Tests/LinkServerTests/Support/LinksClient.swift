@@ -49,3 +49,21 @@ extension HTTPClient {
         try get("/v1/events/subscriptions/\(id)?after=0&wait=0").json?["events"]?.arrayValue ?? []
     }
 }
+
+/// Runs `body` against a server with ``LinkListenerTests``' links settings, a read token `r` and an admin token `a`,
+/// and ``LinkListenerTests/userRoute`` registered.
+func withReadTokenLinksServer(_ body: (TestServer) throws -> Void) throws {
+    try withServer({
+        LinkListenerTests.configure(&$0) {
+            $0.readToken = "r"
+            $0.adminToken = "a"
+        }
+    }) { (server) throws in
+        let registered = try server.client().post(
+            "/v1/routes", LinkListenerTests.userRoute, headers: ["Authorization": "Bearer a"])
+        guard registered.status == 201 else {
+            throw HTTPClient.Failure(description: "the user route was not registered: \(registered.text)")
+        }
+        try body(server)
+    }
+}
