@@ -65,11 +65,12 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
     /// Parses a URL template whose scheme must be one of `schemes` (lower case).
     ///
     /// - Throws: `invalid_request` with details `field` and `reason`.
-    public init(url text: String, field: String, schemes: Set<String>) throws(LinkError) {
+    public init(url text: String, field: String, schemes: Set<String>, refusingControls: Bool = true) throws(LinkError)
+    {
         func fail(_ reason: String) -> LinkError { LinkTemplate.invalid(text, field: field, reason: reason) }
         // A URL has no control character anywhere (RFC 3986): in a `Location` a CR or LF would end the header
         // (libmicrohttpd refuses it, and the redirect went out without one) and a NUL would cut it short.
-        guard !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+        guard !refusingControls || !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
             throw fail("a URL may not hold a control character")
         }
         guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else {

@@ -6,6 +6,8 @@ public enum PlayReferrer {
     /// The existing `referrer` (if any) is decoded once, the two items are appended, and the result is
     /// form-encoded and set in the old one's place (else appended last). Other items stay as they were.
     public static func adding(token: String?, link: String, to storeURL: String) -> String {
+        // Nothing to add (no token, a link too long to carry): the store URL as it is, not an empty `referrer=`.
+        if token == nil && link.utf8.count > LinksSettings.maxDeferredLinkBytes { return storeURL }
         let fragmentStart = storeURL.firstIndex(of: "#") ?? storeURL.endIndex
         let beforeFragment = storeURL[..<fragmentStart]
         guard let mark = beforeFragment.firstIndex(of: "?") else {

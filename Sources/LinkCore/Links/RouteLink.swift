@@ -27,14 +27,19 @@ public final class RouteLink: Sendable {
     /// - Throws: `invalid_request` (details `field`, `reason`) for a template that is not an absolute URL with a
     ///   literal host, whose scheme is not allowed there, or that names a parameter `pattern` lacks; and for an
     ///   App Store target with a campaign token `ct` but no provider token `pt`.
-    public init(_ definition: LinkDefinition, pattern: Pattern, policy: LinkPolicy, field: String) throws(LinkError) {
+    /// `stored`: read back from the store, where an earlier version may have kept a URL template with a control
+    /// character; it is taken as it is rather than stop the start (its answer is then a 500, not a broken header).
+    public init(
+        _ definition: LinkDefinition, pattern: Pattern, policy: LinkPolicy, field: String, stored: Bool = false
+    ) throws(LinkError) {
         self.definition = definition
         func url(_ text: String?, _ key: String, appScheme: String? = nil) throws(LinkError) -> LinkTemplate? {
             guard let text else { return nil }
             let path = field + "." + key
             var schemes: Set<String> = ["https", "http"]
             if let appScheme { schemes.insert(appScheme.lowercased()) }
-            return try LinkTemplate(url: text, field: path, schemes: schemes).validated(against: pattern, field: path)
+            return try LinkTemplate(url: text, field: path, schemes: schemes, refusingControls: !stored)
+                .validated(against: pattern, field: path)
         }
         func text(_ text: String?, _ key: String) throws(LinkError) -> LinkTemplate? {
             guard let text else { return nil }

@@ -71,7 +71,8 @@ extension RouteTable {
         }
         let link = try definition.link.map { (link) throws(LinkError) in
             try RouteLink(
-                link, pattern: pattern, policy: linkPolicy, field: Self.fieldName(field, member: "link"))
+                link, pattern: pattern, policy: linkPolicy, field: Self.fieldName(field, member: "link"), stored: stored
+            )
         }
         let index = routes.count
         let route = Route(
@@ -89,7 +90,7 @@ extension RouteTable {
         for (childIndex, child) in definition.routes.enumerated() {
             try append(
                 child, parent: index, source: source, field: field + [childIndex], registered: &registered,
-                layouts: &layouts)
+                layouts: &layouts, stored: stored)
         }
     }
 

@@ -24,10 +24,11 @@ enum RequestTarget: Equatable {
             if first == UInt8(ascii: "/") { return .origin }
             if first == UInt8(ascii: "*") { return bytes.count == 1 && method == "OPTIONS" ? .asterisk : .invalid }
             // `http://` or `https://`, the scheme in any case.
-            var index = 0
-            let scheme = "https".utf8
-            for letter in scheme where index < bytes.count && bytes[index] | 0x20 == letter { index += 1 }
-            guard index >= 4, index + 2 < bytes.count, bytes[index] == UInt8(ascii: ":"),
+            guard bytes.count > 7, bytes[0] | 0x20 == UInt8(ascii: "h"), bytes[1] | 0x20 == UInt8(ascii: "t"),
+                bytes[2] | 0x20 == UInt8(ascii: "t"), bytes[3] | 0x20 == UInt8(ascii: "p")
+            else { return .invalid }
+            let index = bytes[4] | 0x20 == UInt8(ascii: "s") ? 5 : 4
+            guard index + 2 < bytes.count, bytes[index] == UInt8(ascii: ":"),
                 bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/")
             else { return .invalid }
             let authorityStart = index + 3

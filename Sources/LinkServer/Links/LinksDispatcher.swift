@@ -177,22 +177,24 @@ final class LinksDispatcher: RequestHandler {
         return .now(ErrorEnvelope.response(for: error, headers: [("Retry-After", String(retryAfter))]))
     }
 
-    /// Counts `request` against its client's budget in `limiter`. The client is the TCP peer, or behind a trusted
-    /// proxy the address it names in `X-Forwarded-For`.
-    private func admit(_ request: Request, to limiter: borrowing Mutex<SlidingWindowLimiter>, now: Int64)
-        -> SlidingWindowLimiter.Decision
-    {
-        let client = trustedProxies.client(peer: request.client, forwardedFor: request.headers[.forwardedFor])
-        let address = client?.text ?? ""
-        return limiter.withLock { limiter in
-            if limiter.clientCount > 10_000 { limiter.sweep(now: now) }
-            return limiter.admit(address, now: now)
-        }
+    /// Counts `request` against its client's budget in `limiter` (which forgets idle clients once a window). The
+    /// client is the TCP peer, or behind a trusted proxy the address it names in `X-Forwarded-For`; with
+    /// `byIPv6Network`, an IPv6 client is its /64, the network one host is given (so that it cannot take a new
+    /// budget with each of its addresses).
+    private func admit(
+        _ request: Request, to limiter: borrowing Mutex<SlidingWindowLimiter>, now: Int64, byIPv6Network: Bool = false
+    ) -> SlidingWindowLimiter.Decision {
+        var client = trustedProxies.client(peer: request.client, forwardedFor: request.headers[.forwardedFor])
+        if byIPv6Network, let address = client, address.isIPv6 { client = address.masked(to: 64) }
+        let key = client?.text ?? ""
+        return limiter.withLock { $0.admit(key, now: now) }
     }
 
     /// Whether `request`'s client may have one more deferred-link token made (``tokenBudget``).
     private func mayMakeToken(_ request: Request) -> Bool {
-        if case .admitted = admit(request, to: tokenBudget, now: WallClock.milliseconds()) { return true }
+        if case .admitted = admit(request, to: tokenBudget, now: WallClock.milliseconds(), byIPv6Network: true) {
+            return true
+        }
         return false
     }
 

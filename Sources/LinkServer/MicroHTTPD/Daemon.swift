@@ -209,7 +209,10 @@ final class Daemon: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &received) {
             MHD_get_connection_values_n(connection, .HEADER_KIND, Trampolines.requestHeader, $0)
         }
-        received.finish()
+        let headSize = cmhd_request_header_size(connection)
+        received.finish(
+            requestLineEnd: line.version.map { UnsafeRawPointer($0) + strlen($0) },
+            headEnd: headSize > 0 ? UnsafeRawPointer(method) + headSize : nil)
         let framing = received.framing
         let headers = received.takeHeaders()
         let id = admission.requestID(from: headers[.requestID])
@@ -275,13 +278,20 @@ final class Daemon: @unchecked Sendable {
         }
     }
 
-    private func queue(_ response: Response, on connection: OpaquePointer, state: ConnectionState) -> MHD_Result {
-        // An answer whose head would not fit beside the request's in the connection's memory is never sent (a
-        // redirect repeating a long link after a head full of cookies): a short one says why instead.
-        if !ConnectionMemory.answerFits(
-            response, requestBytes: state.headMemory, requestID: state.requestID, limit: settings.connectionMemoryLimit)
+    /// Queues `response`. With `checkingFit`, an answer whose head would not fit beside the request's in the
+    /// connection's memory, which libmicrohttpd would never send (a redirect repeating a long link after a head full
+    /// of cookies), is replaced by a short one that says why; that one is queued as it is, whether it fits or not.
+    private func queue(
+        _ response: Response, on connection: OpaquePointer, state: ConnectionState, checkingFit: Bool = true
+    ) -> MHD_Result {
+        if checkingFit,
+            !ConnectionMemory.answerFits(
+                response, requestBytes: state.headMemory, requestID: state.requestID,
+                limit: settings.connectionMemoryLimit)
         {
-            return queue(handler.answerTooLarge(requestBytes: state.headMemory), on: connection, state: state)
+            return queue(
+                handler.answerTooLarge(requestBytes: state.headMemory), on: connection, state: state,
+                checkingFit: false)
         }
         state.phase = .answered
         state.status = response.status
@@ -310,7 +320,9 @@ final class Daemon: @unchecked Sendable {
             logger.error(
                 "an answer's header was refused by libmicrohttpd; answered 500 instead",
                 metadata: ["request.id": "\(state.requestID ?? "")", "status": "\(response.status)"])
-            return queue(ErrorEnvelope.response(for: ErrorEnvelope.internalError), on: connection, state: state)
+            return queue(
+                ErrorEnvelope.response(for: ErrorEnvelope.internalError), on: connection, state: state,
+                checkingFit: false)
         }
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
     }

@@ -30,17 +30,18 @@ struct DaemonSettings: Sendable, Equatable {
 }
 
 /// What a request and its answer's head take of a connection's memory pool in libmicrohttpd 0.9.75, which holds the
-/// request head as read (line and fields), a list entry for each field, and then the answer's head as written. An
-/// answer whose head no longer fits is not sent at all: the connection is closed ("failed to create response
-/// header"). The estimate is deliberately generous, so an answer it lets through fits.
+/// request head as read (line and fields), a list entry for each field (and each cookie of a parsed `Cookie`), and
+/// then the answer's head as written out (its fields are kept outside the pool). An answer whose head no longer fits
+/// is not sent at all: the connection is closed ("failed to create response header"). The estimate errs on the
+/// large side by a little, so an answer it lets through fits.
 enum ConnectionMemory {
     /// A field's list entry in the pool (`struct MHD_HTTP_Header`, 48 bytes on 64-bit Linux) with its alignment.
     static let perField = 64
     /// The request line's own bytes beside its target: the method, the version, spaces and the line end.
     static let requestLine = 32
-    /// libmicrohttpd's own part of an answer's head: the status line, `Date`, `Content-Length`, `Connection`, the
-    /// empty line, and its bookkeeping.
-    static let answerBase = 256
+    /// libmicrohttpd's own part of an answer's head: the status line, `Date`, `Content-Length`, `Connection` and the
+    /// empty line (~105 bytes), with some room.
+    static let answerBase = 160
 
     /// Whether `response`'s head fits beside a request head taking `requestBytes` of a pool of `limit` bytes. The
     /// service's own headers are small: only a `Location` is long (it may repeat the link), so the others are added
@@ -54,9 +55,9 @@ enum ConnectionMemory {
     /// The pool bytes `response`'s head takes, with `requestID` in `X-Request-Id`.
     static func answerHead(_ response: Response, requestID: String?) -> Int {
         var bytes = answerBase
-        for (name, value) in response.headers { bytes += name.utf8.count + value.utf8.count + 4 + perField }
-        if let location = response.location { bytes += 12 + location.utf8.count + perField }
-        if let requestID { bytes += 16 + requestID.utf8.count + perField }
+        for (name, value) in response.headers { bytes += name.utf8.count + value.utf8.count + 4 }
+        if let location = response.location { bytes += 12 + location.utf8.count }
+        if let requestID { bytes += 16 + requestID.utf8.count }
         return bytes
     }
 }

@@ -16,6 +16,8 @@ struct ReceivedHeaders {
     private var nextLineStart: UnsafeRawPointer?
     /// What the fields take of the connection's memory in libmicrohttpd: their bytes, and a list entry each.
     private(set) var memoryBytes = 0
+    /// Where the last field's value ends in libmicrohttpd's read buffer (at its line's end).
+    private var lastLineEnd: UnsafeRawPointer?
 
     init(fieldCount: Int) {
         self.fieldCount = fieldCount
@@ -74,10 +76,20 @@ struct ReceivedHeaders {
         }
     }
 
-    /// Called once every field is added: a field whose value was followed by something other than its line's end,
-    /// and that no field came after, held a NUL.
-    mutating func finish() {
+    /// Called once every field is added, with where the request line's version ends and where libmicrohttpd's head
+    /// ends (`nil` when unknown): a field whose value was followed by something other than its line's end, and that
+    /// no field came after, held a NUL; and a head that ends more than its last line's end and the empty line
+    /// after the last field (or the request line) held a line libmicrohttpd took for the empty one: a line that
+    /// starts with `:`, which it reads as a field with an empty name and then as the end of the head, so the lines
+    /// after it were read as a second request.
+    mutating func finish(requestLineEnd: UnsafeRawPointer?, headEnd: UnsafeRawPointer?) {
         if nextLineStart != nil && framing.fault == nil { framing.fault = .fieldValue }
+        guard framing.fault == nil, !framing.folded, let headEnd, let end = lastLineEnd ?? requestLineEnd else {
+            return
+        }
+        // The last line's end (CR LF or LF) and the empty line (CR LF or LF): 2 to 4 bytes.
+        let rest = end.distance(to: headEnd)
+        if rest < 2 || rest > 4 { framing.fault = .fieldName }
     }
 
     /// Checks one field line in libmicrohttpd's read buffer (``isInPlace(name:value:)``): its name is a token, its
@@ -95,7 +107,9 @@ struct ReceivedHeaders {
                 return
             }
         }
-        if !isKnown, let start = name.baseAddress, !ReceivedHeaders.all(start, name.count, ReceivedHeaders.isTokenByte)
+        // An empty name is no token either (``finish(requestLineEnd:headEnd:)`` finds one libmicrohttpd ended on).
+        if name.isEmpty
+            || (!isKnown && !ReceivedHeaders.all(name.baseAddress!, name.count, ReceivedHeaders.isTokenByte))
         {
             framing.fault = .fieldName
             return
@@ -105,6 +119,7 @@ struct ReceivedHeaders {
             return
         }
         if value.load(fromByteOffset: valueSize + 1, as: UInt8.self) != 0 { nextLineStart = value + valueSize + 1 }
+        lastLineEnd = value + valueSize
     }
 
     /// Whether `byte` is a token's (RFC 9110 §5.6.2 `tchar`: letters, digits, ``!#$%&'*+-.^_`|~``), by two masks

@@ -29,7 +29,7 @@ final class LiveRoutes: Sendable {
             if !stored.isEmpty { table = try table.replacingRoutes(from: .api, with: stored, stored: true).table }
         } catch {
             throw ConfigError(
-                "a route kept in the store conflicts with the routes file: \(error.message)"
+                "the routes kept in the store do not load (beside the routes file's, if any): \(error.message)"
                     + LiveRoutes.describe(error.details))
         }
         state = LiveState(

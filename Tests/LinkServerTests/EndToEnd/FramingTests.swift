@@ -213,6 +213,9 @@ import Testing
         ("Content-Length: \(FramingTests.foldedBody.utf8.count)\r\nX-Note: a\u{0}b\r\n", "field value"),
         ("X-Note: a\rb\r\nContent-Length: \(FramingTests.foldedBody.utf8.count)\r\n", "field value"),
         ("Host: y\r\nContent-Length: \(FramingTests.foldedBody.utf8.count)\r\n", "duplicate host"),
+        // A line starting with `:` ends the head to libmicrohttpd (an empty name, then taken for the empty line):
+        // the lines after it were read as a second request.
+        (": v\r\nContent-Length: \(FramingTests.foldedBody.utf8.count)\r\n", "field name"),
     ])
     func aMalformedFieldLineIsRefusedAndClosed(_ fields: String, _ reason: String) throws {
         try withServer { (server) throws in
@@ -256,6 +259,31 @@ import Testing
         }
     }
 
+    /// A head full of cookies, which libmicrohttpd parses into a list entry each, is answered however little room its
+    /// answer has left: 213 cookies still get their 200, and across the bound of the connection's memory each head
+    /// gets its 200, the short 414 or libmicrohttpd's own 431, or (in the ~100 bytes just below the 431, where not
+    /// even the 414 fits: api-notes) its connection closed. The answer-fit check once checked its own short answer
+    /// again, without end, and the process crashed (a stack overflow).
+    @Test func aHeadFullOfCookiesIsAnsweredAndTheServerLives() throws {
+        try withServer { (server) throws in
+            let many = Array(repeating: "a=b", count: 213).joined(separator: "; ")
+            let manyReply = try exchange(
+                server, "GET /healthz HTTP/1.1\r\nHost: x\r\nCookie: \(many)\r\nConnection: close\r\n\r\n")
+            #expect(manyReply.statuses == [200], "\(manyReply.text)")
+            var seen: Set<Int> = []
+            for length in stride(from: 7600, through: 8200, by: 25) {
+                let cookie = "k=" + String(repeating: "v", count: length)
+                let reply = try exchange(
+                    server, "GET /healthz HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\nConnection: close\r\n\r\n")
+                // (libmicrohttpd's own 431 page holds its status line twice.)
+                #expect(reply.statuses.isEmpty || [200, 414, 431].contains(reply.statuses[0]), "\(length)")
+                seen.formUnion(reply.statuses)
+            }
+            #expect(seen.contains(200) && seen.contains(414))
+            #expect(try server.client().get("/healthz").status == 200)
+        }
+    }
+
     /// Heads with lines ended by a bare LF, empty values and a body are still read as they were.
     @Test func bareLFHeadsAreServed() throws {
         try withServer { (server) throws in
@@ -292,7 +320,10 @@ import Testing
             let options = try exchange(server, "OPTIONS * HTTP/1.1\r\nHost: y\r\nConnection: close\r\n\r\n")
             #expect(options.statuses == [204])
             #expect(options.headers["allow"] == "GET, HEAD, POST, PUT, PATCH, DELETE")
-            for target in ["healthz", "*", "ftp://x/healthz", "http:/x/healthz", "http:///healthz"] {
+            for target in [
+                "healthz", "*", "ftp://x/healthz", "http:/x/healthz", "http:///healthz", "ttps://x/healthz",
+                "htps://x/healthz", "htts://x/healthz", "httpx://x/healthz",
+            ] {
                 let reply = try exchange(server, "GET \(target) HTTP/1.1\r\nHost: y\r\n\r\n")
                 #expect(reply.statuses == [400], "\(target): \(reply.text)")
                 #expect(reply.errorCode == "invalid_request")

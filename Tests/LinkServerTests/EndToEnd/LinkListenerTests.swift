@@ -565,6 +565,26 @@ import Testing
         }
     }
 
+    /// An IPv6 client's budget is its /64's (the network one host is given), so a host cannot take a new budget with
+    /// each of its addresses; behind a trusted proxy, the address `X-Forwarded-For` names counts.
+    @Test func anIPv6ClientsTokenBudgetIsItsNetworks() throws {
+        try withServer({
+            Self.configure(&$0) { $0.links.tokenRateLimit = 1 }
+            $0.trustedProxies = TrustedProxies([IPNetwork("127.0.0.0/8")].compactMap { $0 })
+        }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            func token(from address: String) throws -> String? {
+                try links(server).click("/users/1", agent: Self.android, headers: ["X-Forwarded-For": address])
+                    .playToken
+            }
+            #expect(try token(from: "2001:db8::1") != nil)
+            #expect(try token(from: "2001:db8::2") == nil)
+            #expect(try token(from: "2001:db8:0:1::1") != nil)
+            #expect(try token(from: "203.0.113.7") != nil)
+            #expect(try token(from: "203.0.113.8") != nil)
+        }
+    }
+
     /// A link as clicked longer than 2,048 bytes gets no token and is left out of the Play referrer (api-notes): the
     /// token would keep it, and twice encoded in the `Location` it would no longer fit the connection's memory, so
     /// the click went unanswered. The person still reaches the store.

@@ -34,6 +34,13 @@ import Testing
             try store.replaceRouteTrees([
                 ["path": "/apple-app-site-association", "name": "old"],
                 ["path": "/Robots.TXT", "name": "shop", "caseInsensitive": true],
+                // A link template with a control character, refused since; in a child, whose checks are the same.
+                [
+                    "path": "/promo", "name": "promo",
+                    "routes": [
+                        ["path": ":code", "name": "code", "link": ["desktop": "https://www.example.com/p/{code}\tx"]]
+                    ],
+                ],
             ])
             try store.close()
         }
@@ -41,9 +48,14 @@ import Testing
             let client = server.client()
             #expect(try client.get("/v1/routes/old").status == 200)
             #expect(try client.request("DELETE", "/v1/routes/old", json: .null).status == 204)
+            #expect(try client.get("/v1/routes/code").status == 200)
             // Registering one anew is refused.
             #expect(
                 try client.post("/v1/routes", ["path": "/apple-app-site-association"]).errorCode == "invalid_pattern")
+            #expect(
+                try client.post("/v1/routes", ["path": "/other", "link": ["desktop": "https://x.example/\tx"]])
+                    .errorCode
+                    == "invalid_request")
         }
     }
 
