@@ -18,6 +18,8 @@ struct ReceivedHeaders {
     private(set) var memoryBytes = 0
     /// Where the last field's value ends in libmicrohttpd's read buffer (at its line's end).
     private var lastLineEnd: UnsafeRawPointer?
+    /// Where the first field's name starts: the request line's end tells the head's line ends (CR LF or LF).
+    private var firstNameStart: UnsafeRawPointer?
 
     init(fieldCount: Int) {
         self.fieldCount = fieldCount
@@ -84,12 +86,19 @@ struct ReceivedHeaders {
     /// after it were read as a second request.
     mutating func finish(requestLineEnd: UnsafeRawPointer?, headEnd: UnsafeRawPointer?) {
         if nextLineStart != nil && framing.fault == nil { framing.fault = .fieldValue }
-        guard framing.fault == nil, !framing.folded, let headEnd, let end = lastLineEnd ?? requestLineEnd else {
-            return
+        guard framing.fault == nil, !framing.folded, let headEnd, let requestLineEnd else { return }
+        // The last line's end and the empty line: two line ends of the request line's kind (CR LF: 4 bytes, LF: 2; a
+        // `:` line of one or two bytes ended by LF would otherwise pass for a CR LF).
+        let rest = (lastLineEnd ?? requestLineEnd).distance(to: headEnd)
+        let expected: Bool
+        if let first = firstNameStart, case let lineEnd = requestLineEnd.distance(to: first),
+            lineEnd == 1 || lineEnd == 2
+        {
+            expected = rest == 2 * lineEnd
+        } else {
+            expected = rest == 2 || rest == 4
         }
-        // The last line's end (CR LF or LF) and the empty line (CR LF or LF): 2 to 4 bytes.
-        let rest = end.distance(to: headEnd)
-        if rest < 2 || rest > 4 { framing.fault = .fieldName }
+        if !expected { framing.fault = .fieldName }
     }
 
     /// Checks one field line in libmicrohttpd's read buffer (``isInPlace(name:value:)``): its name is a token, its
@@ -120,6 +129,7 @@ struct ReceivedHeaders {
         }
         if value.load(fromByteOffset: valueSize + 1, as: UInt8.self) != 0 { nextLineStart = value + valueSize + 1 }
         lastLineEnd = value + valueSize
+        if firstNameStart == nil { firstNameStart = name.baseAddress.map(UnsafeRawPointer.init) }
     }
 
     /// Whether `byte` is a token's (RFC 9110 §5.6.2 `tchar`: letters, digits, ``!#$%&'*+-.^_`|~``), by two masks

@@ -284,6 +284,22 @@ import Testing
         }
     }
 
+    /// A line starting with `:` in a head whose lines end with a bare LF, however short (`:`, `:v`, `: `), in the
+    /// middle or last: 400, and what follows it is never answered as a second request.
+    @Test(arguments: [":\n", ":v\n", ": \n", ":\tv\n"])
+    func aColonLineInABareLFHeadIsRefused(_ line: String) throws {
+        try withServer { (server) throws in
+            let second = "GET /healthz HTTP/1.1\nHost: x\nConnection: close\n\n"
+            for head in [
+                "GET /healthz HTTP/1.1\nHost: x\n\(line)Connection: close\n\n",
+                "GET /healthz HTTP/1.1\nHost: x\nConnection: keep-alive\n\(line)\n" + second,
+            ] {
+                let reply = try exchange(server, head)
+                #expect(reply.statuses == [400], "\(head.debugDescription): \(reply.text)")
+            }
+        }
+    }
+
     /// Heads with lines ended by a bare LF, empty values and a body are still read as they were.
     @Test func bareLFHeadsAreServed() throws {
         try withServer { (server) throws in
