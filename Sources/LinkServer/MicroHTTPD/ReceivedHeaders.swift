@@ -151,10 +151,13 @@ struct ReceivedHeaders {
     }
 
     /// Whether a `Host` value has only the bytes a host and port may have (its shape is read where it is used: the
-    /// links listener's host check).
+    /// links listener's host check). Spaces and tabs after it are not part of it (RFC 9110 §5.5: libmicrohttpd keeps
+    /// them in the value).
     static func isHost(_ value: UnsafeRawBufferPointer) -> Bool {
         guard let start = value.baseAddress else { return true }
-        return all(start, value.count, isHostByte)
+        var count = value.count
+        while count > 0, value[count - 1] == 0x20 || value[count - 1] == 0x09 { count -= 1 }
+        return all(start, count, isHostByte)
     }
 
     /// Whether each of the `count` bytes at `start` passes `test` (a plain loop over a pointer: the buffer's

@@ -248,6 +248,7 @@ import Testing
             }
             for host in [
                 "links.example.com", "links.example.com:8081", "[::1]:8080", "127.0.0.1", "xn--bcher-kva.example", "",
+                "links.example.com \t",
             ] {
                 let client = server.client()
                 try client.sendRaw(Array("GET /healthz HTTP/1.1\r\nHost: \(host)\r\n\r\n".utf8))
