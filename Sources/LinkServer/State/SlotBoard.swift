@@ -129,11 +129,11 @@ final class SlotBoard: Sendable {
         }
         var unchanged: (() -> Void)?
         let outcome = try change(slot, decide, unchanged: &unchanged, holdingUnchanged: true)
-        guard let announce = unchanged else { return outcome }
-        guard try refresh() else {
-            announce()
-            return outcome
-        }
+        guard unchanged != nil else { return outcome }
+        // Decided again whether or not this refresh finds anything newer: the store follower may have published
+        // what another instance committed between the first decision and now (then the refresh finds nothing, and
+        // the first decision was made on the copy before it). The first outcome is not announced.
+        try refresh()
         return try change(slot, decide, unchanged: &unchanged)
     }
 
