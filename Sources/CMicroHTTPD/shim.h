@@ -121,9 +121,6 @@ static inline void cmhd_hide_query_from_argument_parser(const char *uri) {
     }
 }
 
-/// Replaces the variadic `MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS)`: copies the
-/// client's IP address, in network order, into `bytes` (at least 16 bytes) and returns its length (4 for IPv4, 16 for
-/// IPv6), or 0 when unknown.
 /// The bytes of the request's head as libmicrohttpd read it (request line, fields and the empty line), or 0 when
 /// unknown (`MHD_get_connection_info` is variadic, which Swift cannot call).
 static inline size_t cmhd_request_header_size(struct MHD_Connection *connection) {
@@ -132,6 +129,9 @@ static inline size_t cmhd_request_header_size(struct MHD_Connection *connection)
     return info == NULL ? 0 : info->header_size;
 }
 
+/// Replaces the variadic `MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS)`: copies the
+/// client's IP address, in network order, into `bytes` (at least 16 bytes) and returns its length (4 for IPv4, 16 for
+/// IPv6), or 0 when unknown.
 static inline int cmhd_client_address_bytes(struct MHD_Connection *connection, uint8_t *bytes) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     if (info == NULL || info->client_addr == NULL) return 0;
