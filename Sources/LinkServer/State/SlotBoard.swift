@@ -66,11 +66,10 @@ final class SlotBoard: Sendable {
 
     var count: Int { state.value.count }
 
-    /// Re-reads every slot from the store (another instance changed one) and publishes them; answers whether
-    /// anything changed. Events for those changes were emitted by the instance that made them.
-    @discardableResult
-    func refresh() throws -> Bool {
-        guard try state.refresh() else { return false }
+    /// Re-reads every slot from the store (another instance changed one) and publishes them. Events for those
+    /// changes were emitted by the instance that made them.
+    func refresh() throws {
+        guard try state.refresh() else { return }
         let slots = state.value
         // Added, never replaced: an expiry a concurrent write just queued must not be lost (stale ones are skipped).
         expiries.withLock { heap in
@@ -79,7 +78,6 @@ final class SlotBoard: Sendable {
         if let next = slots.values.map(\.expires).min() {
             timer.withLock { $0 }?.schedule(ContinuousClock.now + .milliseconds(max(0, next - clock())))
         }
-        return true
     }
 
     /// Offers a presentation to `slot`.
@@ -123,27 +121,23 @@ final class SlotBoard: Sendable {
         // is refused and decided again. An outcome that commits nothing (`not_current`, a refused present) meets
         // no such check: with a shared store it is decided again on what other instances committed meanwhile.
         // Its metrics wait until it is known whether it stands (an outcome decided again is counted once).
-        guard store.isShared else {
-            var unchanged: (() -> Void)?
-            return try change(slot, decide, unchanged: &unchanged)
-        }
-        var unchanged: (() -> Void)?
-        let outcome = try change(slot, decide, unchanged: &unchanged, holdingUnchanged: true)
-        guard unchanged != nil else { return outcome }
+        guard store.isShared else { return try change(slot, decide, announcingUnchanged: true).result }
+        let first = try change(slot, decide, announcingUnchanged: false)
+        guard first.changedNothing else { return first.result }
         // Decided again whether or not this refresh finds anything newer: the store follower may have published
         // what another instance committed between the first decision and now (then the refresh finds nothing, and
         // the first decision was made on the copy before it). The first outcome is not announced.
         try refresh()
-        return try change(slot, decide, unchanged: &unchanged)
+        return try change(slot, decide, announcingUnchanged: true).result
     }
 
-    /// One decision and commit. An outcome that changes nothing is announced at once, or with `holdingUnchanged`
-    /// handed back in `unchanged` for the caller to announce.
+    /// One decision and commit, and whether it changed nothing. An outcome that changes nothing is announced only
+    /// when `announcingUnchanged`.
     private func change(
-        _ slot: String, _ decide: @escaping (Presentation?, Int64) -> SlotRule.Change?,
-        unchanged: inout (() -> Void)?, holdingUnchanged: Bool = false
-    ) throws -> SlotRule.Change {
-        try state.write { snapshot in
+        _ slot: String, _ decide: @escaping (Presentation?, Int64) -> SlotRule.Change?, announcingUnchanged: Bool
+    ) throws -> (result: SlotRule.Change, changedNothing: Bool) {
+        var changedNothing = false
+        let result = try state.write { snapshot in
             let now = clock()
             let stored = snapshot.value[slot]
             let expired = SlotRule.expire(stored, now: now)
@@ -167,11 +161,9 @@ final class SlotBoard: Sendable {
             }
             let result = decided ?? expired ?? .notCurrent
             guard expired != nil || decided?.reason != nil else {
-                if holdingUnchanged {
-                    unchanged = announcement
-                    return .init(unchanged: snapshot.value, result: result)
-                }
-                return .init(unchanged: snapshot.value, result: result, announce: announcement)
+                changedNothing = true
+                return .init(
+                    unchanged: snapshot.value, result: result, announce: announcingUnchanged ? announcement : nil)
             }
             var slots = snapshot.value
             slots[slot] = after
@@ -182,6 +174,7 @@ final class SlotBoard: Sendable {
                     return snapshot.revision + 1
                 }, announce: announcement)
         }
+        return (result, changedNothing)
     }
 
     /// The `slotChanged` event of a change that changed the slot (its location and `extra`), or `nil`.
