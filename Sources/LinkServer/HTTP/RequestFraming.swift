@@ -20,6 +20,9 @@ struct RequestFraming: Sendable, Equatable {
     var fault: HeadFault?
     /// How many `Host` fields came (RFC 9112 §3.2: more than one is refused).
     var hostFields = 0
+    /// Whether the request's version asks for a `Host` (every one but HTTP/1.0: RFC 9112 §3.2, "A server MUST
+    /// respond with a 400 … to any HTTP/1.1 request message that lacks a Host header field").
+    var hostRequired = false
 
     /// A field line libmicrohttpd 0.9.75 accepts and RFC 9110/9112 do not, each a way to make the service and a
     /// proxy in front read different requests.
@@ -65,6 +68,10 @@ struct RequestFraming: Sendable, Equatable {
         if hostFields > 1 {
             throw LinkError(
                 .invalidRequest, "A request may have one Host field only", details: ["reason": "duplicate host"])
+        }
+        if hostFields == 0 && hostRequired {
+            throw LinkError(
+                .invalidRequest, "An HTTP/1.1 request must have a Host field", details: ["reason": "missing host"])
         }
         if !transferEncodings.isEmpty {
             if !contentLengths.isEmpty {

@@ -213,6 +213,7 @@ final class Daemon: @unchecked Sendable {
         received.finish(
             requestLineEnd: line.version.map { UnsafeRawPointer($0) + strlen($0) },
             headEnd: headSize > 0 ? UnsafeRawPointer(method) + headSize : nil)
+        if received.framing.hostFields == 0 { received.framing.hostRequired = line.requiresHost }
         let framing = received.framing
         let headers = received.takeHeaders()
         let id = admission.requestID(from: headers[.requestID])

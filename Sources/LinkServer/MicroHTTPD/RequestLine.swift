@@ -15,6 +15,12 @@ struct RequestLine {
         guard let url, let version else { return false }
         return UnsafeRawPointer(url).distance(to: UnsafeRawPointer(version)) == bytes + 1
     }
+
+    /// Whether the version asks for a `Host` field: every one libmicrohttpd serves but HTTP/1.0 (RFC 9112 §3.2).
+    var requiresHost: Bool {
+        guard let version else { return false }
+        return strcmp(version, "HTTP/1.0") != 0
+    }
 }
 
 extension RequestLine {

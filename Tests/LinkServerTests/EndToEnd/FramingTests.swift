@@ -237,8 +237,8 @@ import Testing
         }
     }
 
-    /// A `Host` that is not `host[:port]` is refused (RFC 9112 §3.2); hosts of every legal shape are served, and a
-    /// request without one still is (api-notes).
+    /// A `Host` that is not `host[:port]` is refused (RFC 9112 §3.2); hosts of every legal shape are served, the
+    /// empty one too (a target without an authority).
     @Test func hostValuesAreChecked() throws {
         try withServer { (server) throws in
             for host in ["a b", "x\u{1}", "x/y", "x@y"] {
@@ -254,9 +254,33 @@ import Testing
                 try client.sendRaw(Array("GET /healthz HTTP/1.1\r\nHost: \(host)\r\n\r\n".utf8))
                 #expect(try client.readResponse().status == 200, "\(host)")
             }
-            let hostless = server.client()
-            try hostless.sendRaw(Array("GET /healthz HTTP/1.1\r\n\r\n".utf8))
-            #expect(try hostless.readResponse().status == 200)
+        }
+    }
+
+    /// An HTTP/1.1 request without `Host` is 400 with the connection closed, on both listeners, an absolute-form
+    /// one too (RFC 9112 §3.2: "MUST respond with a 400 … to any HTTP/1.1 request message that lacks a Host header
+    /// field"); an HTTP/1.0 one, which needs none, is served.
+    @Test func anHTTP11RequestWithoutHostIsRefused() throws {
+        try withServer { (server) throws in
+            for port in [server.port, server.application.linksPort] {
+                for target in ["/healthz", "http://127.0.0.1/healthz"] {
+                    let client = HTTPClient(port: port)
+                    try client.connect(timeoutSeconds: 5)
+                    try client.sendRaw(Array("GET \(target) HTTP/1.1\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n".utf8))
+                    let reply = Exchange(bytes: try client.readToEnd())
+                    #expect(reply.statuses == [400], "\(port) \(target): \(reply.text)")
+                    #expect(reply.headers["connection"] == "close")
+                    if port == server.port {
+                        #expect(reply.errorCode == "invalid_request")
+                        #expect(reply.text.contains(#""reason":"missing host""#), "\(reply.text)")
+                    }
+                }
+            }
+            let client = HTTPClient(port: server.port)
+            try client.connect(timeoutSeconds: 5)
+            try client.sendRaw(Array("GET /healthz HTTP/1.0\r\n\r\n".utf8))
+            let reply = Exchange(bytes: try client.readToEnd())
+            #expect(reply.statuses == [200], "\(reply.text)")
         }
     }
 
