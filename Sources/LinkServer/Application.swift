@@ -130,10 +130,11 @@ final class Application: Sendable {
             rateLimited = nil
         }
         // Once a minute (the rate limiter's window): expired deferred tokens and idle rate-limited addresses go.
-        tokenPurge = DeadlineTimer(name: "linkserver-token-purge") { [store, logger, rateLimited] now in
+        tokenPurge = DeadlineTimer(name: "linkserver-token-purge") { [store, logger, rateLimited, links] now in
             rateLimited?.forgetIdleClients(now: WallClock.milliseconds())
             do {
                 _ = try store.purgeDeferredTokens(before: WallClock.milliseconds())
+                try links.recountTokens()
             } catch {
                 logger.warning("deferred token purge failed", metadata: ["error": "\(error)"])
             }
@@ -205,6 +206,8 @@ final class Application: Sendable {
         pollTimer.start()
         slots.start()
         clicks.start()
+        // Counted before the listeners open (the purge counts again each minute).
+        try links.recountTokens()
         tokenPurge.start()
         // Catch up with the shared store (once, synchronously) before /readyz can answer 200.
         follower?.start()

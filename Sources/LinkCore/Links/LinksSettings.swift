@@ -17,6 +17,10 @@ public struct LinksSettings: Sendable {
     /// is answered without one, as when the store cannot keep one (§12). A token is a row kept for `deferredTTL`, so
     /// without a bound one client could fill the store's disk by clicking.
     public var tokenRateLimit = 120
+    /// The most deferred-link tokens the store keeps at once (claimed ones too, until they expire); past it a click
+    /// is answered without one. The per-address budget bounds one client; this bounds many (a botnet, an IPv6
+    /// client with many /64s).
+    public var maxDeferredTokens = 1_000_000
     /// The longest link as clicked (bytes) that a token is made for and that a Play Store referrer carries: longer
     /// ones are answered without either, so the answer fits the connection's memory and a stored token stays small.
     public static let maxDeferredLinkBytes = 2048

@@ -17,7 +17,7 @@ extension Config {
     ///   secret: it may hold a password)
     /// - `routing.routesFile` (`--routes`, `LINK_ROUTES`), `routing.redirectLimit`
     /// - `links.enabled`, `links.port` (`--links-port`, `LINK_LINKS_PORT`), `links.hosts`, `links.webURL`,
-    ///   `links.notFoundURL`, `links.redirectStatus`, `links.deferredTTL`, `links.appRateLimit`, `links.tokenRateLimit`, `links.bufferedClicks`, `links.siteName`,
+    ///   `links.notFoundURL`, `links.redirectStatus`, `links.deferredTTL`, `links.appRateLimit`, `links.tokenRateLimit`, `links.maxDeferredTokens`, `links.bufferedClicks`, `links.siteName`,
     ///   `links.preview.title`, `links.preview.description`, `links.preview.image`, `links.faviconURL`,
     ///   `links.robotsTxt`, `links.trustedProxies`
     /// - `links.apps.ios.appIDs`, `.scheme`, `.storeURL`, `.landingPage`, `.webcredentials`;
@@ -100,6 +100,7 @@ extension Config {
             "links.redirectStatus": .int(base.links.redirectStatus), "links.deferredTTL": .int(base.links.deferredTTL),
             "links.appRateLimit": .int(base.links.appRateLimit),
             "links.tokenRateLimit": .int(base.links.tokenRateLimit),
+            "links.maxDeferredTokens": .int(base.links.maxDeferredTokens),
             "links.bufferedClicks": .int(base.links.bufferedClicks), "events.queueLimit": .int(base.eventsQueueLimit),
             "events.maxSubscriptions": .int(base.maxSubscriptions), "events.maxTypes": .int(base.eventsMaxTypes),
             "events.maxPerSubscription": .int(base.eventsMaxPerSubscription),
@@ -124,6 +125,7 @@ extension LinksSettings {
         deferredTTL = try reader.int("links.deferredTTL", in: 1...(90 * 86_400))
         appRateLimit = try reader.int("links.appRateLimit", in: 1...1_000_000)
         tokenRateLimit = try reader.int("links.tokenRateLimit", in: 1...1_000_000)
+        maxDeferredTokens = try reader.int("links.maxDeferredTokens", in: 0...1_000_000_000)
         bufferedClicks = try reader.int("links.bufferedClicks", in: 1...100_000_000)
         siteName = try reader.optionalString("links.siteName")
         robotsTxt = try reader.optionalString("links.robotsTxt", allowEmpty: true)

@@ -1,5 +1,6 @@
 import LinkCore
 import Logging
+import Synchronization
 
 /// Decides what a click or an app open means (API.md §7, §8, §9) and records it: statistics, the `maxClicks`
 /// counter, `linkClick` events and deferred-link tokens. Shared by both listeners.
@@ -16,6 +17,9 @@ final class LinkEngine: Sendable {
     private let metrics: ServiceMetrics?
     /// Whether the store can be written now (a shared store that stopped answering cannot, API.md §12).
     private let storeReachable: @Sendable () -> Bool
+    /// The deferred-link tokens the store keeps, as last counted (``recountTokens()``) plus those made since: no
+    /// token is made past ``LinksSettings/maxDeferredTokens``.
+    private let storedTokens = Atomic<Int>(0)
 
     init(
         settings: LinksSettings, routes: LiveRoutes, store: any Store, clicks: ClickLedger, hub: any EventHub,
@@ -130,11 +134,14 @@ final class LinkEngine: Sendable {
             try self.clicksCounted(route, counting: counted && facts.bot == nil, now: now)
         }
         // A token only while the store can keep it, for a link short enough (``LinksSettings/maxDeferredLinkBytes``),
-        // within the client's budget (asked only when the decision would make one).
+        // while the store has room for one (``LinksSettings/maxDeferredTokens``), within the client's budget (asked
+        // only when the decision would make one, and only then counted).
         var token: @Sendable () -> String? = { nil }
         if storeReachable() && facts.linkAsClicked.utf8.count <= LinksSettings.maxDeferredLinkBytes {
-            token = {
-                guard tokenAllowed() else { return nil }
+            token = { [self] in
+                guard storedTokens.load(ordering: .relaxed) < settings.maxDeferredTokens, tokenAllowed() else {
+                    return nil
+                }
                 return DeferredTokens.newToken()
             }
         }
@@ -181,6 +188,20 @@ final class LinkEngine: Sendable {
             DeferredToken(
                 token: token, resolution: resolution.json(), platform: facts.platform.rawValue, clickedAt: now,
                 link: facts.linkAsClicked, expiresAt: now + Int64(settings.deferredTTL) * 1000))
+        storedTokens.add(1, ordering: .relaxed)
+    }
+
+    /// Counts the tokens the store keeps, at start and after each purge (other instances of a shared store make
+    /// and purge tokens too): until it is counted again, each token made here adds one. Says so in the log when the
+    /// store is full, when clicks are answered without tokens.
+    func recountTokens() throws {
+        let count = try store.countDeferredTokens()
+        storedTokens.store(count, ordering: .relaxed)
+        if count >= settings.maxDeferredTokens {
+            logger.warning(
+                "the store is full of deferred-link tokens (links.maxDeferredTokens); clicks get none until some expire",
+                metadata: ["tokens": "\(count)", "limit": "\(settings.maxDeferredTokens)"])
+        }
     }
 
     /// Counts a click or an open and emits `linkClick` (unmatched bots are counted only).

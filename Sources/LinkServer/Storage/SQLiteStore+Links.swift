@@ -101,6 +101,10 @@ extension SQLiteStore {
             return db.changesCount
         }
     }
+
+    func countDeferredTokens() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM deferred_token") ?? 0 }
+    }
 }
 
 /// A deferred deep link (API.md §9): the resolution at click time, kept for the app to claim after install.

@@ -50,6 +50,8 @@ protocol Store: Sendable {
         -> DeferredToken?
     /// Deletes tokens expired at `now`; returns how many.
     func purgeDeferredTokens(before now: Int64) throws -> Int
+    /// How many tokens the store keeps (claimed ones too, until purged): ``LinksSettings/maxDeferredTokens``.
+    func countDeferredTokens() throws -> Int
 
     /// Closes the store; later calls fail.
     func close() throws

@@ -565,6 +565,44 @@ import Testing
         }
     }
 
+    /// The store keeps at most `links.maxDeferredTokens` tokens (api-notes): past it a click from any address is
+    /// answered and counted without one, without spending the address's own budget; the count is read from the
+    /// store at start, so a restart on a full store makes none either, and a purge of expired tokens makes room.
+    @Test func theStoreKeepsAtMostMaxDeferredTokens() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        let configure: (inout Config) -> Void = {
+            Self.configure(&$0) {
+                $0.links.maxDeferredTokens = 2
+                $0.links.tokenRateLimit = 2
+            }
+        }
+        try withServer(dataDir: dataDir, configure) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let client = links(server)
+            var tokens: [String?] = []
+            for index in 0..<2 { tokens.append(try client.click("/users/\(index)", agent: Self.android).playToken) }
+            let other = HTTPClient(port: server.application.linksPort)
+            try other.connect(from: "127.0.0.2")
+            let full = try other.click("/users/9", agent: Self.android)
+            #expect(full.status == 302)
+            #expect(full.playReferrer?.contains("linkserver_link=") == true)
+            tokens.append(full.playToken)
+            #expect(tokens.map { $0 != nil } == [true, true, false])
+            #expect(try server.client().get("/v1/stats/clicks").json?["clicks"] == 3)
+            #expect(try server.application.store.countDeferredTokens() == 2)
+        }
+        try withServer(dataDir: dataDir, configure) { (server) throws in
+            let other = HTTPClient(port: server.application.linksPort)
+            try other.connect(from: "127.0.0.3")
+            #expect(try other.click("/users/1", agent: Self.android).playToken == nil)
+            // Both expire; the purge makes room (the address kept its budget: it made none while the store was full).
+            #expect(try server.application.store.purgeDeferredTokens(before: .max) == 2)
+            try server.application.links.recountTokens()
+            #expect(try other.click("/users/2", agent: Self.android).playToken != nil)
+            #expect(try other.click("/users/3", agent: Self.android).playToken != nil)
+        }
+    }
+
     /// An IPv6 client's budget is its /64's (the network one host is given), so a host cannot take a new budget with
     /// each of its addresses; behind a trusted proxy, the address `X-Forwarded-For` names counts.
     @Test func anIPv6ClientsTokenBudgetIsItsNetworks() throws {

@@ -119,6 +119,9 @@ extension PostgresSuites {
                 #expect(
                     try stores[0].claimDeferredToken("short", installID: "i", now: 1_000, repeatWindow: 600_000) != nil)
                 #expect(try stores[1].purgeDeferredTokens(before: 300_000) == 0)
+                // Counted by either instance: both tokens, the claimed ones until they are purged.
+                #expect(try stores[0].countDeferredTokens() == 2)
+                #expect(try stores[1].countDeferredTokens() == 2)
                 #expect(
                     try stores[1].claimDeferredToken("short", installID: "i", now: 300_000, repeatWindow: 600_000)
                         != nil)

@@ -31,6 +31,7 @@ import Testing
         #expect(try store.purgeDeferredTokens(before: 2_000) == 99_990)
         let left = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM deferred_token") }
         #expect(left == 11)
+        #expect(try store.countDeferredTokens() == 11)
         #expect(try store.claimDeferredToken("live", installID: nil, now: 2_000, repeatWindow: 600_000) != nil)
     }
 

@@ -125,4 +125,11 @@ extension PostgresStore {
             ).collectColumn(Int32.self).count
         }
     }
+
+    func countDeferredTokens() throws -> Int {
+        try run { client, logger in
+            try await client.query("SELECT count(*) FROM deferred_token", logger: logger).collectColumn(Int.self)
+                .first ?? 0
+        }
+    }
 }
