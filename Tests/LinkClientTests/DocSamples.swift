@@ -55,11 +55,12 @@ private enum DeferredSample {
 }
 
 private enum EventsSample {
-    static let client = UniversalLinkSample.client
-
     // sample: events
+    /// Events are served by the API listener (the links listener serves only opens and claims).
+    static let api = LinkClient(baseURL: URL(string: "https://api.example.com")!)
+
     static func followSeekProgress() async throws {
-        for try await element in client.events([.name("onSeekProgress"), .path("/seek/:progress")]) {
+        for try await element in api.events([.name("onSeekProgress"), .path("/seek/:progress")]) {
             switch element {
             case .event(let event): updateProgress(event.params["progress"] ?? "")
             case .missed, .resubscribed: reportGap()  // some events were lost: refresh from the source
