@@ -282,17 +282,27 @@ final class Daemon: @unchecked Sendable {
     /// Queues `response`. With `checkingFit`, an answer whose head would not fit beside the request's in the
     /// connection's memory, which libmicrohttpd would never send (a redirect repeating a long link after a head full
     /// of cookies), is replaced by a short one that says why; that one is queued as it is, whether it fits or not.
+    /// When even its head would not fit (a request head within ~100 bytes of libmicrohttpd's own 431), it goes with
+    /// no field but `Connection` (`identified: false`: no `X-Request-Id` either), ~70 bytes less: its body is not
+    /// in the connection's memory.
     private func queue(
-        _ response: Response, on connection: OpaquePointer, state: ConnectionState, checkingFit: Bool = true
+        _ response: Response, on connection: OpaquePointer, state: ConnectionState, checkingFit: Bool = true,
+        identified: Bool = true
     ) -> MHD_Result {
         if checkingFit,
             !ConnectionMemory.answerFits(
                 response, requestBytes: state.headMemory, requestID: state.requestID,
                 limit: settings.connectionMemoryLimit)
         {
-            return queue(
-                handler.answerTooLarge(requestBytes: state.headMemory), on: connection, state: state,
-                checkingFit: false)
+            let short = handler.answerTooLarge(requestBytes: state.headMemory)
+            if ConnectionMemory.answerFits(
+                short, requestBytes: state.headMemory, requestID: state.requestID,
+                limit: settings.connectionMemoryLimit)
+            {
+                return queue(short, on: connection, state: state, checkingFit: false)
+            }
+            let bare = Response(status: short.status, headers: [("Connection", "close")], body: short.body)
+            return queue(bare, on: connection, state: state, checkingFit: false, identified: false)
         }
         state.phase = .answered
         state.status = response.status
@@ -314,7 +324,7 @@ final class Daemon: @unchecked Sendable {
         if let location = response.location {
             location.withCString { added = MHD_add_response_header(mhdResponse, "Location", $0) == .YES && added }
         }
-        if let id = state.requestID {
+        if identified, let id = state.requestID {
             id.withCString { _ = MHD_add_response_header(mhdResponse, "X-Request-Id", $0) }
         }
         guard added else {
