@@ -150,6 +150,7 @@ final class Application: Sendable {
         metrics.gauge("linkserver_polls_waiting") { [hub] in hub.waitingCount }
         metrics.gauge("linkserver_resources") { [resources] in resources.snapshot.count }
         metrics.gauge("linkserver_slots") { [slots] in slots.count }
+        metrics.gauge("linkserver_deferred_tokens") { [links] in links.storedTokenCount }
         readinessFlag = readiness
         if store.isShared {
             let follower = StoreFollower(

@@ -191,6 +191,9 @@ final class LinkEngine: Sendable {
         storedTokens.add(1, ordering: .relaxed)
     }
 
+    /// The tokens the store keeps as last counted, plus those made here since (`linkserver_deferred_tokens`).
+    var storedTokenCount: Int { storedTokens.load(ordering: .relaxed) }
+
     /// Counts the tokens the store keeps, at start and after each purge (other instances of a shared store make
     /// and purge tokens too): until it is counted again, each token made here adds one. Says so in the log when the
     /// store is full, when clicks are answered without tokens.

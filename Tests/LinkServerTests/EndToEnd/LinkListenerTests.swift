@@ -590,6 +590,7 @@ import Testing
             #expect(tokens.map { $0 != nil } == [true, true, false])
             #expect(try server.client().get("/v1/stats/clicks").json?["clicks"] == 3)
             #expect(try server.application.store.countDeferredTokens() == 2)
+            #expect(try server.client().get("/metrics").text.contains("linkserver_deferred_tokens 2"))
         }
         try withServer(dataDir: dataDir, configure) { (server) throws in
             let other = HTTPClient(port: server.application.linksPort)
