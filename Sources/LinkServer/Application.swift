@@ -129,16 +129,18 @@ final class Application: Sendable {
             linksDaemon = nil
             rateLimited = nil
         }
-        // Once a minute (the rate limiter's window): expired deferred tokens and idle rate-limited addresses go.
-        tokenPurge = DeadlineTimer(name: "linkserver-token-purge") { [store, logger, rateLimited, links] now in
+        // Once a minute (the rate limiter's window): expired deferred tokens and idle rate-limited addresses go, and
+        // the tokens left are counted. The first time is at start, before the listeners open.
+        tokenPurge = DeadlineTimer(
+            name: "linkserver-token-purge", longestSleep: .seconds(60), firstAfter: .seconds(60)
+        ) { [store, logger, rateLimited, links] _ in
             rateLimited?.forgetIdleClients(now: WallClock.milliseconds())
             do {
-                _ = try store.purgeDeferredTokens(before: WallClock.milliseconds())
-                try links.recountTokens()
+                try Application.purgeTokens(store: store, links: links)
             } catch {
                 logger.warning("deferred token purge failed", metadata: ["error": "\(error)"])
             }
-            return now + .seconds(60)
+            return nil
         }
         endpointList = endpoints
         dispatcher = APIDispatcher(
@@ -201,14 +203,19 @@ final class Application: Sendable {
     /// The `meta` key holding the highest event `seq` the bus may hand out before reserving more.
     static let seqReservationKey = "events.seqReserved"
 
+    /// Deletes the expired deferred-link tokens and counts those left (``LinkEngine/recountTokens()``).
+    private static func purgeTokens(store: any Store, links: LinkEngine) throws {
+        _ = try store.purgeDeferredTokens(before: WallClock.milliseconds())
+        try links.recountTokens()
+    }
+
     /// Listens; afterwards ``port`` is the bound port and `/readyz` answers 200.
     func start() throws {
         OpenFileLimit.raiseOpenFiles(toAtLeast: config.server.connectionLimit + 256, logger: logger)
         pollTimer.start()
         slots.start()
         clicks.start()
-        // Counted before the listeners open (the purge counts again each minute).
-        try links.recountTokens()
+        try Application.purgeTokens(store: store, links: links)
         tokenPurge.start()
         // Catch up with the shared store (once, synchronously) before /readyz can answer 200.
         follower?.start()

@@ -184,11 +184,18 @@ final class LinkEngine: Sendable {
 
     /// Keeps a deferred-link token (API.md §9) in the store before the answer leaves.
     private func keepToken(_ token: String, _ resolution: Resolution, facts: ClickFacts, now: Int64) throws {
-        try store.saveDeferredToken(
-            DeferredToken(
-                token: token, resolution: resolution.json(), platform: facts.platform.rawValue, clickedAt: now,
-                link: facts.linkAsClicked, expiresAt: now + Int64(settings.deferredTTL) * 1000))
+        // Counted before it is stored, so that a count of the store running meanwhile can miss it (for a moment) but
+        // never count it twice.
         storedTokens.add(1, ordering: .relaxed)
+        do {
+            try store.saveDeferredToken(
+                DeferredToken(
+                    token: token, resolution: resolution.json(), platform: facts.platform.rawValue, clickedAt: now,
+                    link: facts.linkAsClicked, expiresAt: now + Int64(settings.deferredTTL) * 1000))
+        } catch {
+            storedTokens.subtract(1, ordering: .relaxed)
+            throw error
+        }
     }
 
     /// The tokens the store keeps as last counted, plus those made here since (`linkserver_deferred_tokens`).

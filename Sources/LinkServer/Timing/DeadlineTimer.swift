@@ -3,7 +3,8 @@ import Foundation
 import LinkCore
 import Synchronization
 
-/// A thread that runs `fire` at the deadlines it asks for, and at least once a second.
+/// A thread that runs `fire` at the deadlines it asks for, and at least once every `longestSleep` (a second unless
+/// told otherwise).
 ///
 /// The event bus uses one to answer long-polls whose wait has elapsed and to expire idle subscriptions
 /// (libmicrohttpd never times out a suspended connection on its own, so without it a quiet poll would hang);
@@ -18,11 +19,20 @@ final class DeadlineTimer: Sendable {
     private let sleepingUntil = Atomic<Int64>(0)
     private let origin = ContinuousClock.now
     private let finished = DispatchSemaphore(value: 0)
-    /// Longest sleep, so idle subscriptions are swept about once a second.
-    private static let sweepInterval = Duration.seconds(1)
+    /// Longest sleep by default, so idle subscriptions are swept about once a second.
+    static let sweepInterval = Duration.seconds(1)
+    /// The longest the thread sleeps between two calls of `fire`.
+    private let longestSleep: Duration
+    /// How long after ``start()`` `fire` is called first (at once when zero).
+    private let firstAfter: Duration
 
-    init(name: String, fire: @escaping @Sendable (ContinuousClock.Instant) -> ContinuousClock.Instant?) {
+    init(
+        name: String, longestSleep: Duration = DeadlineTimer.sweepInterval, firstAfter: Duration = .zero,
+        fire: @escaping @Sendable (ContinuousClock.Instant) -> ContinuousClock.Instant?
+    ) {
         self.name = name
+        self.longestSleep = longestSleep
+        self.firstAfter = firstAfter
         self.fire = fire
     }
 
@@ -51,17 +61,23 @@ final class DeadlineTimer: Sendable {
     }
 
     private func run() {
+        if firstAfter > .zero { sleep(until: ContinuousClock.now + firstAfter) }
         while running.load(ordering: .acquiring) {
             let now = ContinuousClock.now
             let next = fire(now)
-            var until = now + DeadlineTimer.sweepInterval
+            var until = now + longestSleep
             if let next, next < until { until = next }
-            sleepingUntil.store(nanoseconds(until), ordering: .releasing)
-            let delay = max(Duration.zero, until - ContinuousClock.now)
-            let micros = delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000
-            _ = wake.wait(timeout: .now() + .microseconds(Int(micros) + 1))
+            sleep(until: until)
         }
         finished.signal()
+    }
+
+    /// Sleeps until `until`, or until woken by ``schedule(_:)`` or ``stop()``.
+    private func sleep(until: ContinuousClock.Instant) {
+        sleepingUntil.store(nanoseconds(until), ordering: .releasing)
+        let delay = max(Duration.zero, until - ContinuousClock.now)
+        let micros = delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000
+        _ = wake.wait(timeout: .now() + .microseconds(Int(micros) + 1))
     }
 
     private func nanoseconds(_ instant: ContinuousClock.Instant) -> Int64 {
