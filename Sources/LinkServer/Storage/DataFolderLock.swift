@@ -21,7 +21,18 @@ final class DataFolderLock: Sendable {
         guard descriptor >= 0 else {
             throw ConfigError("cannot open \(path): \(String(cString: strerror(errno)))")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        var locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        // Held by this very process: by a store it closed an instant ago, whose open file a child that another thread
+        // is spawning still shares until its exec (a `flock` belongs to the open file, which the fork copies). Such a
+        // hold ends within moments; wait for it a little.
+        if !locked, DataFolderLock.readPID(descriptor) == String(getpid()) {
+            let deadline = ContinuousClock.now + .seconds(2)
+            while !locked && ContinuousClock.now < deadline {
+                usleep(10_000)
+                locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+            }
+        }
+        guard locked else {
             let holder = DataFolderLock.readPID(descriptor)
             Glibc.close(descriptor)
             throw ConfigError(
