@@ -11,6 +11,7 @@ import base64
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,7 +21,7 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -165,6 +166,33 @@ class Console:
             "const s = document.querySelector(arguments[0]); s.value = arguments[1];"
             "s.dispatchEvent(new Event('change', {bubbles: true}));", css, value)
 
+    def answer_confirm(self, question, accept):
+        """The page's confirm() dialog: checks what it asks, then presses OK (accept) or Cancel."""
+        def dialog():
+            try:
+                return self.driver.switch_to.alert
+            except NoAlertPresentException:
+                return None
+        alert = self.wait(dialog, f"the question {question!r}")
+        assert question in alert.text, alert.text
+        if accept:
+            alert.accept()
+        else:
+            alert.dismiss()
+
+    def press(self, element):
+        """Clicks an element brought to the middle of the window first, clear of the sticky header."""
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
+    def open_route(self, pattern):
+        """Opens a route of the tree once the tree has loaded (a load re-renders it closed); returns its details."""
+        self.wait(lambda: "Loading" not in self.find('[data-status="routes"]').text, "the routes to load")
+        route = self.wait(lambda: self.finds(f'details.route[data-pattern="{pattern}"]'), f"{pattern} in the tree")[0]
+        self.press(route.find_element(By.CSS_SELECTOR, "summary"))
+        self.wait(lambda: route.get_attribute("open") is not None, f"{pattern} to open")
+        return route
+
     def sign_in(self, token=TOKEN):
         self.wait(lambda: self.find("#login").get_attribute("open") is not None, "the sign-in dialog")
         self.type("#login-token", token)
@@ -268,6 +296,88 @@ def register_a_route_through_the_form(server, console):
     console.find("#route-filter").send_keys(" " + Keys.BACKSPACE)
 
 
+def register_with_the_link_fields_and_follow_the_tree_buttons(server, console):
+    # The simple fields: a destination and a target per platform, without writing JSON for the whole route.
+    console.type("#route-path", "/deal/:code")
+    console.type("#route-name", "deal")
+    console.type("#route-destination", '{"screen": "Deal"}')
+    console.type("#route-ios", "https://apps.apple.com/app/id123456789?pt=1&ct={code}")
+    console.type("#route-android", "https://play.google.com/store/apps/details?id=com.example.app&referrer={code}")
+    console.type("#route-desktop", "https://www.example.com/deal/{code}")
+    console.find("#route-submit").click()
+    console.wait_text('[data-status="route-form"]', "Registered /deal/:code")
+    assert console.find("#route-destination").get_attribute("value") == "", "the form was not emptied"
+    route = console.open_route("/deal/:code")
+    definition = route.find_element(By.CSS_SELECTOR, "pre").text
+    for shown in ['"screen": "Deal"', '"ios": "https://apps.apple.com/app/id123456789?pt=1&ct={code}"',
+                  '"android": "https://play.google.com/store/apps/details?id=com.example.app&referrer={code}"',
+                  '"desktop": "https://www.example.com/deal/{code}"']:
+        assert shown in definition, definition
+    # "Try it" fills the Try view with a sample of the pattern.
+    console.press(route.find_element(By.LINK_TEXT, "Try it"))
+    console.wait(lambda: console.find("#view-try").is_displayed(), "the try view from the tree")
+    assert console.find("#try-url").get_attribute("value") == "/deal/code", console.find("#try-url").get_attribute("value")
+    for platform, target in [("desktop", "https://www.example.com/deal/code"),
+                             ("ios", "https://apps.apple.com/app/id123456789?pt=1&ct=code"),
+                             ("android", "https://play.google.com/store/apps/details?id=com.example.app&referrer=code")]:
+        console.select("#try-platform", platform)
+        console.find("#try-submit").click()
+        # (Android's referrer also carries the link itself, for deferred deep links.)
+        console.wait(lambda: console.find("#decision-target").text.startswith(target), f"the {platform} target {target}")
+    console.wait_text("#try-resolution", '"Deal"')
+    # "QR code" draws the sample's code.
+    console.go("routes")
+    console.press(console.open_route("/deal/:code").find_element(By.LINK_TEXT, "QR code"))
+    console.wait_text("#qr-caption", "/deal/code on the first links host")
+    assert console.finds("#qr-image svg path")
+    # "Clicks" narrows the statistics to the route.
+    console.go("routes")
+    console.press(console.open_route("/deal/:code").find_element(By.LINK_TEXT, "Clicks"))
+    console.wait_text("#stats-result", "route deal")
+    assert console.find("#stats-route").get_attribute("value") == "deal"
+    assert console.find('#stats-totals [data-total="clicks"] .number').text == "0"
+    console.find("#stats-route").clear()  # the later checks read every route
+
+
+def delete_a_route_through_the_tree(server, console):
+    console.go("routes")
+    status, _, body = server.call("POST", "/v1/routes", {"path": "/gone/:x", "name": "gone",
+                                                         "routes": [{"path": "more", "name": "goneMore"}]})
+    assert status == 201, body
+    # Registered elsewhere: the page shows it on Refresh.
+    console.wait(lambda: "Loading" not in console.find('[data-status="routes"]').text, "the routes to load")
+    console.press(console.find("#routes-refresh"))
+    console.wait_text("#route-tree", "/gone/:x/more")
+    # A config route cannot be deleted from the page; an API route can.
+    config = console.find('details.route[data-pattern="/users/:id"]')
+    assert not config.find_elements(By.CSS_SELECTOR, ":scope > .buttons button"), "a Delete button on a config route"
+    route = console.open_route("/gone/:x")
+    # Cancelled: nothing goes.
+    console.press(route.find_element(By.CSS_SELECTOR, ":scope > .buttons button.danger"))
+    console.answer_confirm("Delete /gone/:x and the routes under it?", accept=False)
+    assert console.finds('details.route[data-pattern="/gone/:x"]')
+    assert server.call("GET", "/v1/routes/gone")[0] == 200
+    console.press(route.find_element(By.CSS_SELECTOR, ":scope > .buttons button.danger"))
+    console.answer_confirm("Delete /gone/:x and the routes under it?", accept=True)
+    console.wait_text('[data-status="routes"]', "Deleted /gone/:x.")
+    console.wait(lambda: "/gone/" not in console.find("#route-tree").text, "/gone/:x and its child to leave the tree")
+    assert console.finds('details.route[data-pattern="/deal/:code"]'), "the tree lost other routes"
+    for name in ["gone", "goneMore"]:
+        status, _, body = server.call("GET", f"/v1/routes/{name}")
+        assert status == 404, (name, status, body)
+    # Deleted behind the page's back: the API's error, not a silent success.
+    status, _, body = server.call("POST", "/v1/routes", {"path": "/gone/again", "name": "goneAgain"})
+    assert status == 201, body
+    console.press(console.find("#routes-refresh"))
+    route = console.open_route("/gone/again")
+    status, _, body = server.call("DELETE", "/v1/routes/goneAgain")
+    assert status == 204, body
+    console.press(route.find_element(By.CSS_SELECTOR, ":scope > .buttons button.danger"))
+    console.answer_confirm("Delete /gone/again", accept=True)
+    console.wait_text('[data-status="routes"]', "404 no_match")
+    console.shot("routes-deleted")
+
+
 def try_a_link_and_read_the_chain(server, console):
     console.go("try")
     console.type("#try-url", "https://links.example.com/old/SPRING")
@@ -314,6 +424,75 @@ def try_a_link_and_read_the_chain(server, console):
     console.wait_text("#try-outcome", "Resolved directly")
 
 
+def context_json_decides_a_redirect_rule(server, console):
+    for route in [{"path": "/account/:id", "name": "account",
+                   "redirect": [{"when": {"!": {"var": "context.loggedIn"}}, "to": "/signin?next={location}"}]},
+                  {"path": "/signin", "name": "signin"}]:
+        status, _, body = server.call("POST", "/v1/routes", route)
+        assert status == 201, body
+    console.go("try")
+    console.select("#try-mode", "url")
+    console.select("#try-platform", "ios")
+    console.type("#try-url", "/account/7")
+    steps = lambda chain: [element.text for element in console.finds(f"#{chain} .step-location")]
+    # No context: not logged in, so the rule sends the app to sign in.
+    console.find("#try-context").clear()
+    console.find("#try-submit").click()
+    signin = ["/account/7", "/signin?next=/account/7", "/signin?next=/account/7"]
+    console.wait(lambda: steps("chain") == signin, f"the chain {signin}")
+    assert console.find("#try-outcome").text == "Resolved after 1 redirect.", console.find("#try-outcome").text
+    assert "rule 0 of account" in console.find("#chain").text
+    # Logged in: the same link resolves directly.
+    console.type("#try-context", '{"loggedIn": true}')
+    console.find("#try-submit").click()
+    console.wait(lambda: steps("chain") == ["/account/7", "/account/7"], "the direct chain with loggedIn")
+    assert console.find("#try-outcome").text == "Resolved directly.", console.find("#try-outcome").text
+    assert "rule 0 of account" not in console.find("#chain").text
+    # The click on the links listener has its own context (context.click), without the app's loggedIn.
+    console.wait_text("#decision-chain", "1 redirect")
+    assert steps("click-chain") == signin, steps("click-chain")
+    console.shot("try-context")
+    # Not JSON: said so, nothing sent, and the previous answer (for another context) is not left under it.
+    console.type("#try-context", '{"loggedIn": tru')
+    console.find("#try-submit").click()
+    console.wait_text('[data-status="try"]', "Context is not valid JSON")
+    console.wait(lambda: not console.find("#try-result").text.strip(), "the previous result to go")
+    console.type("#try-context", '{"loggedIn": false}')
+    console.find("#try-submit").click()
+    console.wait(lambda: steps("chain") == signin, "the sign-in chain with loggedIn false")
+    assert "not valid JSON" not in console.find('[data-status="try"]').text
+
+
+def try_by_name_with_a_query_and_as_a_bot(server, console):
+    # By name, with parameters, a query and the context: the location is built from all three.
+    console.select("#try-mode", "name")
+    console.type("#try-name", "account")
+    console.type("#try-params", '{"id": "8"}')
+    console.type("#try-query", '{"tab": "orders"}')
+    console.type("#try-context", '{"loggedIn": true}')
+    console.find("#try-submit").click()
+    console.wait_text("#try-resolution dl", "/account/8?tab=orders")
+    assert console.find("#try-outcome").text == "Resolved directly.", console.find("#try-outcome").text
+    # An unknown name is the API's error.
+    console.type("#try-name", "noSuchRoute")
+    console.find("#try-submit").click()
+    console.wait_text("#try-resolution", "404 unknown_name")
+    console.find("#try-context").clear()
+    console.find("#try-query").clear()
+    console.find("#try-params").clear()
+    console.select("#try-mode", "url")
+    # Who clicks: bots are sent to the route's web page, a person on an iPhone to the App Store.
+    console.type("#try-url", "/spring/SPRING")
+    console.select("#try-platform", "ios")
+    web, store = "https://www.example.com/spring/SPRING", "https://apps.apple.com/app/id123456789?pt=1&ct=SPRING"
+    shown = lambda: (console.find("#try-decision dl dd:nth-of-type(4)").text, console.find("#decision-target").text)
+    for bot, expected in [("preview", ("preview", web)), ("crawler", ("crawler", web)), ("", ("no (a person)", store))]:
+        console.select("#try-bot", bot)
+        console.find("#try-submit").click()
+        console.wait(lambda: console.finds("#decision-target") and shown() == expected, f"{expected} for bot={bot!r}")
+        assert console.find("#decision").text == "Redirect · HTTP 302", console.find("#decision").text
+
+
 def edit_a_resource_and_hit_a_conflict(server, console):
     console.go("resources")
     console.wait_text('[data-status="resources"], #resource-list', "No resources yet")
@@ -337,6 +516,103 @@ def edit_a_resource_and_hit_a_conflict(server, console):
     console.wait_text('[data-status="resource-edit"]', "Saved")
     console.wait_text("#resource-list", '{"newCheckout":true}')
     console.shot("resources")
+
+
+def create_a_computed_resource_and_choose_on_exists(server, console):
+    console.go("resources")
+    revision = lambda path: console.find(f'#resource-list tr[data-path="{path}"] td.revision').text
+    # Computed: a JSONLogic rule evaluated when an app reads it.
+    console.type("#resource-path", "/greeting/:lang")
+    console.type("#resource-name", "greeting")
+    console.select("#resource-kind", "compute")
+    console.type("#resource-value", '{"cat": ["hello-", {"var": "params.lang"}]}')
+    console.find("#resource-submit").click()
+    console.wait_text('[data-status="resource-create"]', "Saved /greeting/:lang at revision")
+    console.wait_text('#resource-list tr[data-path="/greeting/:lang"]', 'compute: {"cat":["hello-",{"var":"params.lang"}]}')
+    assert console.find("#resource-kind").get_attribute("value") == "value", "the form was not reset"
+    _, _, body = server.call("GET", "/v1/resources?loc=/greeting/fr")
+    assert json.loads(body)["value"] == "hello-fr", body
+    # Editing a computed resource edits its rule.
+    row = console.find('#resource-list tr[data-path="/greeting/:lang"]')
+    console.press(row.find_element(By.CSS_SELECTOR, 'button[aria-label="Edit /greeting/:lang"]'))
+    console.wait_text("#resource-edit-title", "computed")
+    assert json.loads(console.find("#resource-edit-value").get_attribute("value")) == {"cat": ["hello-", {"var": "params.lang"}]}
+    console.type("#resource-edit-value", '{"cat": ["bonjour-", {"var": "params.lang"}]}')
+    console.find("#resource-save").click()
+    console.wait_text('[data-status="resource-edit"]', "Saved: /greeting/:lang is at revision")
+    console.wait_text('#resource-list tr[data-path="/greeting/:lang"]', 'compute: {"cat":["bonjour-",{"var":"params.lang"}]}')
+    _, _, body = server.call("GET", "/v1/resources?loc=/greeting/fr")
+    assert json.loads(body)["value"] == "bonjour-fr", body
+    before = revision("/greeting/:lang")
+    # It exists: "fail" refuses, "keep" leaves it, "replace" overwrites it.
+    def create(on_exists):
+        console.type("#resource-path", "/greeting/:lang")
+        console.select("#resource-kind", "value")
+        console.type("#resource-value", '"hi"')
+        console.select("#resource-onexists", on_exists)
+        console.find("#resource-submit").click()
+    create("fail")
+    console.wait_text('[data-status="resource-create"]', "409 resource_exists")
+    create("keep")
+    console.wait_text('[data-status="resource-create"]', f"Saved /greeting/:lang at revision {before}.")
+    console.wait(lambda: revision("/greeting/:lang") == before, "the revision kept")
+    assert "bonjour-" in console.find('#resource-list tr[data-path="/greeting/:lang"]').text
+    assert console.find("#resource-onexists").get_attribute("value") == "fail", "onExists was not reset to fail"
+    create("replace")
+    console.wait_text('#resource-list tr[data-path="/greeting/:lang"] .value', '"hi"')
+    assert revision("/greeting/:lang") != before
+    console.wait_text('[data-status="resource-create"]', f"Saved /greeting/:lang at revision {revision('/greeting/:lang')}.")
+    _, _, body = server.call("GET", "/v1/resources?loc=/greeting/fr")
+    assert json.loads(body)["value"] == "hi", body
+    # Not JSON: said so before anything is sent.
+    console.type("#resource-path", "/broken")
+    console.type("#resource-value", "{nope")
+    console.find("#resource-submit").click()
+    console.wait_text('[data-status="resource-create"]', "The value is not valid JSON")
+    assert not console.finds('#resource-list tr[data-path="/broken"]')
+
+
+def delete_a_resource_and_meet_a_changed_revision(server, console):
+    console.go("resources")
+    path = "/flags/:platform"
+    row = lambda: console.find(f'#resource-list tr[data-path="{path}"]')
+    delete = lambda: console.press(row().find_element(By.CSS_SELECTOR, f'button[aria-label="Delete {path}"]'))
+    console.wait_text(f'#resource-list tr[data-path="{path}"]', '{"newCheckout":true}')
+    delete()
+    console.answer_confirm(f"Delete the resource {path}?", accept=False)
+    assert server.call("GET", "/v1/resources?loc=/flags/ios")[0] == 200
+    # Changed behind the page's back: the delete carries the revision the page showed, so it is refused
+    # (412) and the list shows the resource as it is now.
+    shown = row().find_element(By.CSS_SELECTOR, "td.revision").text
+    status, _, body = server.call("PATCH", "/v1/resources", {"path": path, "value": {"newCheckout": "changed"}})
+    assert status == 200, body
+    delete()
+    console.answer_confirm(f"Delete the resource {path}?", accept=True)
+    console.wait_text('[data-status="resources"]', "412 revision_mismatch")
+    console.wait_text(f'#resource-list tr[data-path="{path}"]', '{"newCheckout":"changed"}')
+    assert row().find_element(By.CSS_SELECTOR, "td.revision").text != shown
+    assert server.call("GET", "/v1/resources?loc=/flags/ios")[0] == 200, "deleted despite the changed revision"
+    console.shot("resources-delete-conflict")
+    # At the revision shown now it goes.
+    delete()
+    console.answer_confirm(f"Delete the resource {path}?", accept=True)
+    console.wait_text('[data-status="resources"]', f"Deleted {path}.")
+    console.wait(lambda: not console.finds(f'#resource-list tr[data-path="{path}"]'), "the row to go")
+    assert console.finds('#resource-list tr[data-path="/greeting/:lang"]'), "the list lost another resource"
+    status, _, body = server.call("GET", "/v1/resources?loc=/flags/ios")
+    assert status == 404, (status, body)
+    # Deleted behind its back: the API's 404, and the row goes.
+    status, _, body = server.call("POST", "/v1/resources", {"path": "/short/:x", "value": 1})
+    assert status == 201, body
+    console.press(console.find("#resources-refresh"))
+    console.wait_text('#resource-list tr[data-path="/short/:x"]', "/short/:x")
+    status, _, body = server.call("DELETE", "/v1/resources?path=/short/:x")
+    assert status == 204, body
+    path = "/short/:x"
+    delete()
+    console.answer_confirm(f"Delete the resource {path}?", accept=True)
+    console.wait_text('[data-status="resources"]', "404 no_match")
+    console.wait(lambda: not console.finds(f'#resource-list tr[data-path="{path}"]'), "the deleted row to go")
 
 
 def an_emitted_event_appears_in_the_tail(server, console):
@@ -415,6 +691,35 @@ def a_click_shows_up_in_the_chart(server, console):
     console.wait(lambda: console.find('#stats-totals [data-total="clicks"] .number').text == "0", "zero clicks on promoDetails")
 
 
+def clicks_for_a_date_range(server, console):
+    console.go("stats")
+    console.find("#stats-route").clear()
+    clicks = lambda: console.find('#stats-totals [data-total="clicks"] .number').text
+    # A week long past: no clicks, a bar slot per day.
+    console.select("#stats-from", "2020-01-01")
+    console.select("#stats-to", "2020-01-07")
+    console.find("#stats-submit").click()
+    console.wait_text("#stats-result", "2020-01-01 to 2020-01-07 (UTC), all routes.")
+    assert clicks() == "0", clicks()
+    assert len(console.finds("#day-chart g.day")) == 7, len(console.finds("#day-chart g.day"))
+    console.wait_text("#stats-result", "No clicks on routes in this range.")
+    # Backwards: the API's error, and the chart of the previous range goes.
+    console.select("#stats-from", "2020-01-07")
+    console.select("#stats-to", "2020-01-01")
+    console.find("#stats-submit").click()
+    console.wait_text('[data-status="stats"]', "400 invalid_request")
+    assert not console.finds("#stats-totals"), "the previous range's totals stayed under the error"
+    # Today alone: the click.
+    today = time.strftime("%Y-%m-%d", time.gmtime())
+    console.select("#stats-from", today)
+    console.select("#stats-to", today)
+    console.find("#stats-submit").click()
+    console.wait_text("#stats-result", f"{today} to {today} (UTC), all routes.")
+    assert clicks() == "1", clicks()
+    assert len(console.finds("#day-chart g.day")) == 1
+    console.wait_text("#top-routes", "spring")
+
+
 def slots_present_dismiss_and_watch(server, console):
     console.go("slots")
     console.wait_text("#slot-current", "Nothing is showing")
@@ -440,6 +745,52 @@ def slots_present_dismiss_and_watch(server, console):
     console.find("#slot-watch").click()
 
 
+def a_lower_priority_waits_and_a_dismiss_meets_what_replaced_it(server, console):
+    console.go("slots")
+    console.wait_text("#slot-current", "Nothing is showing")
+    def present(id, priority, ttl="3600"):
+        console.type("#present-id", id)
+        console.type("#present-priority", priority)
+        console.type("#present-ttl", ttl)
+        console.type("#present-payload", json.dumps({"title": id}))
+        console.find("#present-submit").click()
+    present("tip", "20", ttl="60")
+    console.wait_text("#slot-current-id", "tip")
+    assert console.find('[data-status="present"]').text == "Presented.", console.find('[data-status="present"]').text
+    current = json.loads(server.call("GET", "/v1/slots/home")[2])["current"]
+    seconds = lambda stamp: time.mktime(time.strptime(stamp[:19], "%Y-%m-%dT%H:%M:%S"))
+    assert seconds(current["expires"]) - seconds(current["since"]) in (59, 60, 61), current
+    # Not higher than what shows: not presented, and said why.
+    present("minor", "5")
+    console.wait_text('[data-status="present"]', "Not presented: tip shows at priority 20, which is not lower.")
+    assert console.find("#slot-current-id").text == "tip"
+    # Replaced behind the page's back: dismissing what the page showed is refused, and what shows now is shown.
+    status, _, body = server.call("POST", "/v1/slots/home/present", {"id": "urgent", "priority": 90, "payload": None})
+    assert status == 200 and json.loads(body)["presented"], body
+    dismiss = console.find("#slot-dismiss")
+    assert dismiss.text == "Dismiss tip", dismiss.text
+    console.press(dismiss)
+    console.wait_text('[data-status="slot"]', "404 not_current")
+    console.wait_text("#slot-current-id", "urgent")
+    # Another slot, chosen by name: its own state and presentations.
+    console.type("#slot-name", "banner")
+    console.find("#slot-form button[type=submit]").click()
+    console.wait_text("#slot-current h3", "Slot banner")
+    console.wait_text("#slot-current", "Nothing is showing")
+    present("b1", "1")
+    console.wait_text("#slot-current-id", "b1")
+    assert json.loads(server.call("GET", "/v1/slots/banner")[2])["current"]["id"] == "b1"
+    assert json.loads(server.call("GET", "/v1/slots/home")[2])["current"]["id"] == "urgent"
+    console.press(console.find("#slot-dismiss"))
+    console.wait_text("#slot-current", "Nothing is showing")
+    console.type("#slot-name", "home")
+    console.find("#slot-form button[type=submit]").click()
+    console.wait_text("#slot-current-id", "urgent")
+    console.press(console.find("#slot-dismiss"))
+    console.wait_text("#slot-current", "Nothing is showing")
+    assert json.loads(server.call("GET", "/v1/slots/home")[2])["current"] is None
+
+
 def association_files_flag_shadowed_and_case_insensitive_routes(server, console):
     for route in [{"path": "/a/:x", "name": "narrow", "link": {"appLinks": False}},
                   {"path": "/:y/b/c", "name": "wide"},
@@ -461,7 +812,8 @@ def association_files_flag_shadowed_and_case_insensitive_routes(server, console)
 def a_qr_code_for_a_link(server, console):
     console.open("qr?url=" + "https%3A%2F%2Flinks.example.com%2Fspring%2FSPRING")
     console.wait(lambda: console.finds("#qr-image svg path"), "the QR code")
-    assert console.find("#qr-caption").text == "https://links.example.com/spring/SPRING"
+    # (The view may still show an earlier check's code for a moment.)
+    console.wait(lambda: console.find("#qr-caption").text == "https://links.example.com/spring/SPRING", "the link's caption")
     assert console.find("#qr-download-png").is_displayed()
     console.type("#qr-url", "not a url")
     console.find("#qr-submit").click()
@@ -473,6 +825,61 @@ def a_qr_code_for_a_link(server, console):
     console.find("#qr-submit").click()
     console.wait_text("#qr-caption", "/promo/SPRING")
     console.shot("qr")
+
+
+def qr_code_size_error_correction_and_downloads(server, console):
+    console.go("qr")
+    drawn = lambda: console.find("#qr-image svg")
+    view_box = lambda: console.driver.execute_script("return document.querySelector('#qr-image svg')?.getAttribute('viewBox')")
+    console.type("#qr-url", "/spring/SIZE")
+    console.type("#qr-size", "128")
+    console.select("#qr-ecc", "L")
+    console.find("#qr-submit").click()
+    console.wait_text("#qr-caption", "/spring/SIZE on the first links host")
+    console.wait(lambda: drawn().get_attribute("width") == "128", "a code 128 pixels wide")
+    low = view_box()
+    assert low, "no viewBox on the code"
+    console.select("#qr-ecc", "H")
+    console.find("#qr-submit").click()
+    console.wait(lambda: view_box() not in (None, low), "a larger code at error correction H")
+    # The downloads are files of the code drawn, at its size.
+    folder = tempfile.mkdtemp(prefix="console-downloads-")
+    console.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
+    try:
+        for button, name in [("#qr-download-png", "qr-code.png"), ("#qr-download-svg", "qr-code.svg")]:
+            console.find(button).click()
+            path = os.path.join(folder, name)
+            console.wait(lambda: os.path.exists(path) and os.path.getsize(path) > 0, f"{name} to download")
+        png = open(os.path.join(folder, "qr-code.png"), "rb").read()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n", png[:16]
+        size = (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big"))
+        assert size == (128, 128), size
+        svg = open(os.path.join(folder, "qr-code.svg")).read()
+        assert 'width="128"' in svg and f'viewBox="{view_box()}"' in svg, svg[:300]
+    finally:
+        console.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "default"})
+        shutil.rmtree(folder, ignore_errors=True)
+    console.type("#qr-size", "512")
+    console.select("#qr-ecc", "M")
+
+
+def sign_out_and_in_from_the_header(server, console):
+    button = console.find("#auth-button")
+    assert button.text == "Sign out", button.text
+    console.press(button)
+    console.wait_text("#auth-state", "No token")
+    assert console.find("#auth-button").text == "Sign in"
+    assert console.driver.execute_script("return sessionStorage.getItem('linkserver.token')") is None
+    # Sign in from the header: cancelling keeps the page signed out.
+    console.press(console.find("#auth-button"))
+    console.wait(lambda: console.find("#login").get_attribute("open") is not None, "the sign-in dialog")
+    console.find("#login-cancel").click()
+    console.wait(lambda: console.find("#login").get_attribute("open") is None, "the dialog to close")
+    assert console.find("#auth-state").text == "No token"
+    console.press(console.find("#auth-button"))
+    console.sign_in(TOKEN)
+    console.wait_text("#auth-state", "Signed in with a token")
+    assert console.find("#auth-button").text == "Sign out"
 
 
 def every_control_has_a_label_and_the_keyboard_reaches_the_nav(server, console):
@@ -519,7 +926,7 @@ def readable_at_360_pixels(server, console):
 def no_errors_in_the_browser(server, console):
     errors = [e for e in console.browser_errors()
               # 4xx answers the checks provoked on purpose are logged by the browser as failed loads.
-              if not re.search(r"status of (400|401|404|412)", e["message"])]
+              if not re.search(r"status of (400|401|404|409|412)", e["message"])]
     assert not errors, errors
 
 
@@ -529,13 +936,23 @@ CHECKS = [
     a_write_without_token_shows_a_prompt_not_a_blank_page,
     a_wrong_token_is_refused_and_asked_again,
     register_a_route_through_the_form,
+    register_with_the_link_fields_and_follow_the_tree_buttons,
+    delete_a_route_through_the_tree,
     try_a_link_and_read_the_chain,
+    context_json_decides_a_redirect_rule,
+    try_by_name_with_a_query_and_as_a_bot,
     edit_a_resource_and_hit_a_conflict,
+    create_a_computed_resource_and_choose_on_exists,
+    delete_a_resource_and_meet_a_changed_revision,
     an_emitted_event_appears_in_the_tail,
     a_click_shows_up_in_the_chart,
+    clicks_for_a_date_range,
     slots_present_dismiss_and_watch,
+    a_lower_priority_waits_and_a_dismiss_meets_what_replaced_it,
     association_files_flag_shadowed_and_case_insensitive_routes,
     a_qr_code_for_a_link,
+    qr_code_size_error_correction_and_downloads,
+    sign_out_and_in_from_the_header,
     every_control_has_a_label_and_the_keyboard_reaches_the_nav,
     readable_at_360_pixels,
     no_errors_in_the_browser,

@@ -79,8 +79,9 @@ export const routesView = {
       if (!confirm(`Delete ${route.pattern} and the routes under it?`)) return;
       const done = await status.run(() => request("DELETE", `/v1/routes${query({ pattern: route.pattern })}`), `Deleting ${route.pattern}…`);
       if (done) {
-        status.ok(`Deleted ${route.pattern}.`);
+        // After the reload, whose status line would clear the message.
         await load();
+        status.ok(`Deleted ${route.pattern}.`);
       }
     };
 

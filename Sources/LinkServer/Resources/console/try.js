@@ -72,6 +72,8 @@ export const tryView = {
         }
         if (contextValue !== undefined) body.context = contextValue;
       } catch (error) {
+        // The answer shown before is not this input's: it goes, as a failed request's would.
+        output.replaceChildren();
         status.error(error);
         return;
       }
