@@ -989,6 +989,9 @@ def main():
         server.stop()
         if failed:
             print("--- server log ---\n" + open(server.log_path).read()[-4000:])
+        else:
+            # The data folder and the log of a run that passed are of no further use.
+            shutil.rmtree(server.folder, ignore_errors=True)
     print(f"console test: {'FAILED at ' + failed if failed else 'all checks passed'} in {time.time() - started:.1f} s; "
           f"screenshots in {SHOTS}")
     sys.exit(1 if failed else 0)
