@@ -516,6 +516,22 @@ def edit_a_resource_and_hit_a_conflict(server, console):
     console.wait_text('[data-status="resource-edit"]', "Saved")
     console.wait_text("#resource-list", '{"newCheckout":true}')
     console.shot("resources")
+    # Another conflict, resolved the other way: their version is loaded into the form, and saved on from there.
+    status, _, body = server.call("PATCH", "/v1/resources", {"path": "/flags/:platform", "value": {"newCheckout": "again"}})
+    assert status == 200, body
+    console.type("#resource-edit-value", '{"newCheckout": "mine"}')
+    console.find("#resource-save").click()
+    console.wait_text("#resource-conflict", "again")
+    console.find("#conflict-reload").click()
+    console.wait(lambda: not console.find("#resource-conflict").is_displayed(), "the conflict closed")
+    loaded = console.find("#resource-edit-value").get_attribute("value")
+    assert json.loads(loaded) == {"newCheckout": "again"}, loaded
+    status, _, body = server.call("GET", "/v1/resources")
+    revision = next(r["revision"] for r in json.loads(body)["resources"] if r["path"] == "/flags/:platform")
+    console.type("#resource-edit-value", '{"newCheckout": true}')
+    console.find("#resource-save").click()
+    console.wait_text('[data-status="resource-edit"]', f"at revision {revision + 1}")
+    console.wait_text("#resource-list", '{"newCheckout":true}')
 
 
 def create_a_computed_resource_and_choose_on_exists(server, console):
@@ -619,6 +635,10 @@ def an_emitted_event_appears_in_the_tail(server, console):
     status, _, body = server.call("POST", "/v1/events", {"path": "/seek/:progress", "name": "onSeek"})
     assert status in (200, 201), body
     console.go("events")
+    # A pattern that is none: the tail says why, in the envelope's words.
+    console.type("#tail-patterns", "seek/:progress")
+    console.find("#tail-form button[type=submit]").click()
+    console.wait_text("#tail-state", "400 invalid_pattern", timeout=15)
     console.type("#tail-patterns", "/seek/:progress")
     console.find("#tail-form button[type=submit]").click()
     console.wait_text("#tail-state", "Live", timeout=15)
@@ -807,6 +827,12 @@ def association_files_flag_shadowed_and_case_insensitive_routes(server, console)
     console.wait_text('#android-components tr[data-route="shop"]', "/SHOP will not open the app")
     console.wait_text('#apple-components tr[data-route="shop"]', "Case-insensitive on iOS")
     console.shot("association")
+    # A route registered meanwhile appears on Refresh.
+    status, _, body = server.call("POST", "/v1/routes", {"path": "/later/:id", "name": "later"})
+    assert status == 201, body
+    assert not console.finds('#apple-components tr[data-route="later"]')
+    console.find("#association-refresh").click()
+    console.wait_text('#apple-components tr[data-route="later"]', "/later/")
 
 
 def a_qr_code_for_a_link(server, console):
