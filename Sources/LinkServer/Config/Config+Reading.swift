@@ -17,7 +17,8 @@ extension Config {
     ///   secret: it may hold a password)
     /// - `routing.routesFile` (`--routes`, `LINK_ROUTES`), `routing.redirectLimit`
     /// - `links.enabled`, `links.port` (`--links-port`, `LINK_LINKS_PORT`), `links.hosts`, `links.webURL`,
-    ///   `links.notFoundURL`, `links.redirectStatus`, `links.deferredTTL`, `links.appRateLimit`, `links.tokenRateLimit`, `links.maxDeferredTokens`, `links.bufferedClicks`, `links.siteName`,
+    ///   `links.notFoundURL`, `links.redirectStatus`, `links.deferredTTL`, `links.appRateLimit`,
+    ///   `links.tokenRateLimit`, `links.maxDeferredTokens`, `links.bufferedClicks`, `links.siteName`,
     ///   `links.preview.title`, `links.preview.description`, `links.preview.image`, `links.faviconURL`,
     ///   `links.robotsTxt`, `links.trustedProxies`
     /// - `links.apps.ios.appIDs`, `.scheme`, `.storeURL`, `.landingPage`, `.webcredentials`;

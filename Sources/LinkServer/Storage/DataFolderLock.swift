@@ -24,7 +24,8 @@ final class DataFolderLock: Sendable {
         var locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0
         // Held by this very process: by a store it closed an instant ago, whose open file a child that another thread
         // is spawning still shares until its exec (a `flock` belongs to the open file, which the fork copies). Such a
-        // hold ends within moments; wait for it a little.
+        // hold ends within moments; wait for it a little. (A holder in another pid namespace with the same pid, two
+        // containers each pid 1 on one volume, is refused as any other, 2 s later.)
         if !locked, DataFolderLock.readPID(descriptor) == String(getpid()) {
             let deadline = ContinuousClock.now + .seconds(2)
             while !locked && ContinuousClock.now < deadline {
