@@ -29,6 +29,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 TOKEN = "console-test-admin-token"
+READ_TOKEN = "console-test-read-token"
 SHOTS = os.environ.get("CONSOLE_SCREENSHOTS", os.path.join(tempfile.gettempdir(), "console-screenshots"))
 CONFIG = {
     "links": {
@@ -48,7 +49,8 @@ CONFIG = {
 class Server:
     """The real binary on port 0, in a fresh data folder."""
 
-    def __init__(self, binary):
+    def __init__(self, binary, read_token=None):
+        self.binary = binary
         self.folder = tempfile.mkdtemp(prefix="console-test-")
         config = os.path.join(self.folder, "linkserver.json")
         with open(config, "w") as file:
@@ -56,6 +58,8 @@ class Server:
         self.log_path = os.path.join(self.folder, "server.log")
         self.log = open(self.log_path, "w")
         env = dict(os.environ, LINK_ADMIN_TOKEN=TOKEN)
+        if read_token:
+            env["LINK_READ_TOKEN"] = read_token
         self.process = subprocess.Popen(
             [binary, "--host", "127.0.0.1", "--port", "0", "--links-port", "0", "--data-dir",
              os.path.join(self.folder, "data"), "--config", config, "--routes", "config/routes.json"],
@@ -956,6 +960,34 @@ def no_errors_in_the_browser(server, console):
     assert not errors, errors
 
 
+def with_a_read_token_the_console_asks_for_one_and_reads_with_it(server, console):
+    """A server with `auth.readToken`: reads need a token too. The console asks for one as it opens, shows the tree
+    with the read token, and asks again (saying the token was refused) for a write, which the admin token makes."""
+    reader = Server(server.binary, read_token=READ_TOKEN)
+    console.server = reader
+    try:
+        console.open()
+        console.wait(lambda: console.find("#login").get_attribute("open") is not None, "the sign-in dialog")
+        console.sign_in(READ_TOKEN)
+        console.wait_text("#route-tree", "/users/:id")
+        console.wait_text("#auth-state", "Signed in with a token")
+        console.type("#route-path", "/read/:only")
+        console.find("#route-submit").click()
+        console.wait_text("#login-reason", "refused")
+        console.find("#login-cancel").click()
+        console.wait_text('[data-status="route-form"]', "401 unauthorized")
+        status, _, body = reader.call("GET", "/v1/routes", token=READ_TOKEN)
+        assert status == 200 and b"/read/:only" not in body, (status, body)
+        console.find('[data-status="route-form"] button').click()
+        console.sign_in(TOKEN)
+        console.find("#route-submit").click()
+        console.wait_text('[data-status="route-form"]', "Registered /read/:only")
+    finally:
+        console.server = server
+        reader.stop()
+        shutil.rmtree(reader.folder, ignore_errors=True)
+
+
 CHECKS = [
     console_is_served_with_its_headers,
     routes_view_opens_on_the_tree,
@@ -982,6 +1014,7 @@ CHECKS = [
     every_control_has_a_label_and_the_keyboard_reaches_the_nav,
     readable_at_360_pixels,
     no_errors_in_the_browser,
+    with_a_read_token_the_console_asks_for_one_and_reads_with_it,
 ]
 
 
