@@ -129,6 +129,15 @@ import Testing
         #expect(throws: (any Error).self) { try build(environment: ["LINK_LINKS_DEFERRED_TTL": "0"]) }
     }
 
+    /// `links.maxDeferredTokens` of 0 turns deferred-link tokens off; a negative number is refused.
+    @Test func maxDeferredTokensMayBeZero() throws {
+        #expect(try build(environment: ["LINK_LINKS_MAX_DEFERRED_TOKENS": "0"]).links.maxDeferredTokens == 0)
+        let error = #expect(throws: (any Error).self) {
+            try build(environment: ["LINK_LINKS_MAX_DEFERRED_TOKENS": "-1"])
+        }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("links.maxDeferredTokens"))
+    }
+
     @Test func aBadFileValueNamesTheFile() throws {
         let path = try file(#"{"server": {"port": 70000}}"#)
         #expect {
