@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
         flags, port, NULL, NULL, handle, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, 10000u, MHD_OPTION_CONNECTION_TIMEOUT,
         30u, MHD_OPTION_CONNECTION_MEMORY_LIMIT, pool, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
-        MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, MHD_OPTION_END);
+        MHD_OPTION_END);
     if (daemon == NULL) {
         fprintf(stderr, "mhd_hello: cannot start the daemon\n");
         return 1;

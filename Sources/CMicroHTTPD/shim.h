@@ -72,7 +72,6 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_sett
                             MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout_seconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, settings->connection_memory_limit,
                             MHD_OPTION_LISTEN_BACKLOG_SIZE, settings->listen_backlog,
-                            MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int) 1,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
                             MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,

@@ -14,8 +14,7 @@ static inline struct MHD_Daemon *cmhd_start_hello(unsigned int flags, const stru
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls, MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, 10000u,
                             MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-                            pool, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
-                            MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, MHD_OPTION_END);
+                            pool, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
 }
 
 /// Replaces the variadic `MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT)`.

@@ -3,6 +3,8 @@ struct DaemonSettings: Sendable, Equatable {
     var host: String = "0.0.0.0"
     /// 0 picks any free port; ``Daemon/port`` reports the bound one.
     var port: UInt16 = 8080
+    /// The setting `port` comes from, named when it cannot be listened on.
+    var portSetting = "server.port"
     /// Worker threads, each with its own epoll loop.
     var threads: Int = 2
     var connectionLimit: Int = 10_000
