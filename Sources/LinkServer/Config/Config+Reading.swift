@@ -72,12 +72,29 @@ extension Config {
         }
         trustedProxies = TrustedProxies(networks ?? [])
         links = try LinksSettings(reader: reader)
+        if links.enabled && links.port != 0 && links.port == server.port {
+            // Both listeners bind `server.host`: one port would be refused at start, or (with a socket option
+            // that shares ports) split its connections between the API and the public listener.
+            throw reader.invalid("links.port", "another port than server.port \(server.port)")
+        }
         eventsQueueLimit = try reader.int("events.queueLimit", in: 1...1_000_000)
         maxSubscriptions = try reader.int("events.maxSubscriptions", in: 1...1_000_000)
         eventsMaxTypes = try reader.int("events.maxTypes", in: 2...100_000)
         eventsMaxPerSubscription = try reader.int("events.maxPerSubscription", in: 1...10_000)
         adminToken = try reader.optionalString("auth.adminToken", isSecret: true)
         readToken = try reader.optionalString("auth.readToken", isSecret: true)
+        // A token read from a file often ends with its line end; a client never sends it, so every request would be
+        // 401 with no word why. Refused at start instead.
+        for (key, token) in [("auth.adminToken", adminToken), ("auth.readToken", readToken)] {
+            if let token,
+                token.unicodeScalars.contains(where: {
+                    $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
+                })
+            {
+                throw reader.invalid(
+                    key, "a token without spaces, line ends or other control characters", isSecret: true)
+            }
+        }
         logLevel = try reader.level("logging.level", allowOff: false) ?? .info
         accessLogLevel = try reader.level("logging.accessLog", allowOff: true)
     }

@@ -11,7 +11,7 @@ final class SQLiteStore: Store {
 
     /// Opens (creating when absent) the database in `directory` and runs pending migrations.
     init(directory: String) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try SQLiteStore.makeFolder(directory)
         lock = try DataFolderLock(directory: directory)
         path = (directory as NSString).appendingPathComponent("linkserver.sqlite")
         var configuration = Configuration()
@@ -95,5 +95,21 @@ final class SQLiteStore: Store {
     func close() throws {
         defer { lock.release() }
         try database.close()
+    }
+
+    /// Makes `directory` and the folders above it that are missing; what stops it is said in the system's words
+    /// ("Permission denied", "Not a directory"), naming the setting.
+    private static func makeFolder(_ directory: String) throws(ConfigError) {
+        var path = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o755) != 0 && errno != EEXIST {
+                throw ConfigError("cannot create storage.dataDir \(directory): \(String(cString: strerror(errno)))")
+            }
+        }
+        var status = stat()
+        guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw ConfigError("storage.dataDir \(directory) is not a folder")
+        }
     }
 }

@@ -129,6 +129,31 @@ import Testing
         #expect(throws: (any Error).self) { try build(environment: ["LINK_LINKS_DEFERRED_TTL": "0"]) }
     }
 
+    /// Both listeners bind `server.host`: one port for both is refused at start (with port 0 each picks its own).
+    @Test func theListenersNeedTwoPorts() throws {
+        let error = #expect(throws: ConfigError.self) { try build(["--port", "9000", "--links-port", "9000"]) }
+        #expect(
+            error?.description
+                == "invalid links.port 9000 (from --links-port): must be another port than server.port 9000")
+        #expect(try build(["--port", "0", "--links-port", "0"]).links.port == 0)
+        #expect(
+            try build(["--port", "9000", "--links-port", "9000"], environment: ["LINK_LINKS_ENABLED": "false"]).server
+                .port == 9000)
+    }
+
+    /// A token with a line end (read from a file with `$(cat …)` kept) or a space would make every request 401
+    /// without a word why: it stops the start, without showing the token.
+    @Test func tokensWithSpacesOrControlCharactersAreRefused() throws {
+        for token in ["hunter2\n", " hunter2", "hun ter2", "hunter2\t", "hun\u{7F}ter2", "hunter2\u{A0}"] {
+            for variable in ["LINK_ADMIN_TOKEN", "LINK_READ_TOKEN"] {
+                let error = #expect(throws: ConfigError.self) { try build(environment: [variable: token]) }
+                #expect(error?.description.contains("(secret)") == true, "\(token.debugDescription)")
+                #expect(error?.description.contains("hun") == false)
+            }
+        }
+        #expect(try build(environment: ["LINK_ADMIN_TOKEN": "s3cr3t-token_~.+/="]).adminToken == "s3cr3t-token_~.+/=")
+    }
+
     /// `links.maxDeferredTokens` of 0 turns deferred-link tokens off; a negative number is refused.
     @Test func maxDeferredTokensMayBeZero() throws {
         #expect(try build(environment: ["LINK_LINKS_MAX_DEFERRED_TOKENS": "0"]).links.maxDeferredTokens == 0)

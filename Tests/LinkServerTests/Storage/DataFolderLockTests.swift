@@ -15,6 +15,16 @@ import Testing
         #expect(error?.description.contains("in use by another LinkServer process (pid \(getpid()))") == true)
     }
 
+    /// A data folder that cannot be made is refused in the system's words, naming the setting.
+    @Test func aDataFolderThatCannotBeMadeIsNamed() throws {
+        let file = TestServer.temporaryDirectory() + "/file"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let under = #expect(throws: ConfigError.self) { try SQLiteStore(directory: file + "/data") }
+        #expect(under?.description == "cannot create storage.dataDir \(file)/data: Not a directory")
+        let itself = #expect(throws: ConfigError.self) { try SQLiteStore(directory: file) }
+        #expect(itself?.description == "storage.dataDir \(file) is not a folder")
+    }
+
     @Test func aHoldThatEndsWithinMomentsIsWaitedFor() throws {
         let directory = TestServer.temporaryDirectory()
         let first = try DataFolderLock(directory: directory)
