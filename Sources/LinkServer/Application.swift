@@ -118,6 +118,7 @@ final class Application: Sendable {
         if config.links.enabled {
             var settings = config.server
             settings.port = config.links.port
+            settings.portSetting = "links.port"
             settings.readsClientAddress = true
             let linksDispatcher = LinksDispatcher(
                 engine: links, association: association, hosts: config.linkHosts, appEndpoints: appEndpoints,
@@ -211,7 +212,9 @@ final class Application: Sendable {
 
     /// Listens; afterwards ``port`` is the bound port and `/readyz` answers 200.
     func start() throws {
-        OpenFileLimit.raiseOpenFiles(toAtLeast: config.server.connectionLimit + 256, logger: logger)
+        // `server.connectionLimit` holds for each listener.
+        let listeners = linksDaemon == nil ? 1 : 2
+        OpenFileLimit.raiseOpenFiles(toAtLeast: config.server.connectionLimit * listeners + 256, logger: logger)
         pollTimer.start()
         slots.start()
         clicks.start()

@@ -17,7 +17,7 @@ enum OpenFileLimit {
         limit.rlim_cur = granted
         if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 || granted < target {
             logger.warning(
-                "open-file limit below the connection limit",
+                "open-file limit below the listeners' connection limit; raise it (ulimit -n, LimitNOFILE)",
                 metadata: ["limit.wanted": "\(wanted)", "limit.granted": "\(granted)"])
         }
     }

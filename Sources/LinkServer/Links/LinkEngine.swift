@@ -17,6 +17,9 @@ final class LinkEngine: Sendable {
     private let metrics: ServiceMetrics?
     /// Whether the store can be written now (a shared store that stopped answering cannot, API.md §12).
     private let storeReachable: @Sendable () -> Bool
+    /// A store write a click could not make, logged at most ``LogBudget/linesPerWindow`` times per 10 s: a full disk
+    /// fails every click that would write.
+    private let storeFailures = BudgetedLog()
     /// The deferred-link tokens the store keeps, as last counted (``recountTokens()``) plus those made since: no
     /// token is made past ``LinksSettings/maxDeferredTokens``.
     private let storedTokens = Atomic<Int>(0)
@@ -112,7 +115,10 @@ final class LinkEngine: Sendable {
         if decision.tokenUsed, let token = decision.token, let resolution = decision.resolution {
             do {
                 try keepToken(token, resolution, facts: chosen, now: now)
-            } catch let error as LinkError where error.code == .unavailable {
+            } catch {
+                // A shared store out of reach (§12), or a store that cannot write (a full disk): the click is
+                // answered without a token, as when none may be made.
+                if (error as? LinkError)?.code != .unavailable { storeFailed("keeping a deferred-link token", error) }
                 var withoutToken = input
                 withoutToken.token = { nil }
                 decision = decider.decide(withoutToken, resolver: resolver)
@@ -177,7 +183,9 @@ final class LinkEngine: Sendable {
         do {
             if counting { return try store.countLimitedClick(pattern: pattern, limit: limit) ? limit - 1 : limit }
             return try store.limitedClicks(pattern: pattern)
-        } catch let error as LinkError where error.code == .unavailable {
+        } catch {
+            // Not counted (the shared store out of reach, or a store that cannot write): answered as expired.
+            if (error as? LinkError)?.code != .unavailable { storeFailed("counting a click towards maxClicks", error) }
             return limit
         }
     }
@@ -195,6 +203,15 @@ final class LinkEngine: Sendable {
         } catch {
             storedTokens.subtract(1, ordering: .relaxed)
             throw error
+        }
+    }
+
+    /// Logs a store write a click went without (``storeFailures``).
+    private func storeFailed(_ what: String, _ error: any Error) {
+        storeFailures.write { suppressed in
+            var metadata: Logger.Metadata = ["error": "\(error)"]
+            if suppressed > 0 { metadata["suppressedBefore"] = "\(suppressed)" }
+            logger.error("\(what) failed; the click was answered without it", metadata: metadata)
         }
     }
 

@@ -24,7 +24,7 @@ final class Daemon: @unchecked Sendable {
     private let draining = Atomic<Bool>(false)
     /// The refusals decided on a request's head, and request ids.
     private let admission: RequestAdmission
-    private let logBudget = Mutex(LogBudget())
+    private let mhdLog = BudgetedLog()
     /// The label of requests answered before any handler saw them (refused heads, too large bodies): `-`.
     let unhandled = EndpointLabel("-")
     /// libmicrohttpd's own log lines go here (through ``logSink``).
@@ -84,7 +84,8 @@ final class Daemon: @unchecked Sendable {
                 Trampolines.connectionNotified, me)
         }
         guard let started else {
-            throw DaemonError.startFailed(host: settings.host, port: settings.port, errno: errno)
+            throw DaemonError.startFailed(
+                host: settings.host, port: settings.port, setting: settings.portSetting, errno: errno)
         }
         mhd = started
         port = cmhd_bound_port(started)
@@ -269,14 +270,25 @@ final class Daemon: @unchecked Sendable {
     func log(_ message: String) {
         var line = Substring(message)
         while line.last == "\n" { line.removeLast() }
-        switch logBudget.withLock({ $0.admit(now: MonotonicClock.nanoseconds()) }) {
-        case .write(let suppressed):
-            var metadata: Logger.Metadata = ["source": "libmicrohttpd", "port": "\(port)"]
+        mhdLog.write { suppressed in
+            // Before the daemon is bound (a failed bind, say), the port it was given.
+            var metadata: Logger.Metadata = ["source": "libmicrohttpd", "port": "\(port != 0 ? port : settings.port)"]
             if suppressed > 0 { metadata["suppressedBefore"] = "\(suppressed)" }
+            if let setting = Daemon.setting(behind: line) { metadata["setting"] = "\(setting)" }
             logger.notice("\(line)", metadata: metadata)
-        case .suppress:
-            break
         }
+    }
+
+    /// The setting behind a refusal libmicrohttpd words in its own terms (its option names, not the service's).
+    static func setting(behind line: Substring) -> String? {
+        if line.contains("reached connection limit") {
+            // The same words for all connections and for one address's.
+            return "server.connectionLimit (all connections) or server.connectionLimitPerAddress (one address's)"
+        }
+        if line.contains("resource limit") {
+            return "the open-file limit (ulimit -n, LimitNOFILE), or a lower server.connectionLimit"
+        }
+        return nil
     }
 
     /// Queues `response`. With `checkingFit`, an answer whose head would not fit beside the request's in the
@@ -336,36 +348,5 @@ final class Daemon: @unchecked Sendable {
                 checkingFit: false)
         }
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
-    }
-}
-
-/// How many of libmicrohttpd's log lines are written: ``linesPerWindow`` per window of 10 s, and a count of those
-/// left out, told with the next line written.
-struct LogBudget {
-    static let linesPerWindow = 20
-    static let window: Int64 = 10_000_000_000
-
-    enum Decision: Equatable {
-        /// Write the line; `suppressed` lines were left out before it.
-        case write(suppressed: Int)
-        case suppress
-    }
-
-    private var windowStart: Int64 = .min
-    private var written = 0
-    private var suppressed = 0
-
-    mutating func admit(now: Int64) -> Decision {
-        if windowStart == .min || now - windowStart >= LogBudget.window {
-            windowStart = now
-            written = 0
-        }
-        guard written < LogBudget.linesPerWindow else {
-            suppressed += 1
-            return .suppress
-        }
-        written += 1
-        defer { suppressed = 0 }
-        return .write(suppressed: suppressed)
     }
 }

@@ -350,6 +350,36 @@ import Testing
         }
     }
 
+    /// A store that cannot write (a full disk, here a trigger that refuses every row) fails no click: a click that
+    /// would make a deferred-link token is answered without one (the Play referrer still carries the link), and one
+    /// that would count towards `maxClicks` is answered as expired; each was a 500 in the error envelope.
+    @Test func aStoreThatCannotWriteFailsNoClick() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let limited: JSONValue = [
+                "path": "/promo/:code", "link": ["maxClicks": 5, "expiredURL": "https://www.example.com/expired"],
+            ]
+            #expect(try server.client().post("/v1/routes", limited).status == 201)
+            let store = try #require(server.application.store as? SQLiteStore)
+            try store.database.write { db in
+                for table in ["deferred_token", "link_click_limit"] {
+                    try db.execute(
+                        sql: "CREATE TRIGGER refuse_\(table) BEFORE INSERT ON \(table) "
+                            + "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+                }
+            }
+            for index in 0..<3 {
+                let click = try links(server).click("/users/\(index)", agent: Self.android)
+                #expect(click.status == 302)
+                #expect(click.playToken == nil)
+                #expect(click.playReferrer?.contains("linkserver_link=") == true)
+            }
+            let promo = try get(links(server), "/promo/x", agent: Self.windows)
+            #expect(promo.header("location") == "https://www.example.com/expired")
+            #expect(try server.application.store.countDeferredTokens() == 0)
+        }
+    }
+
     @Test func maxClicksHoldsExactlyUnderConcurrencyAndExpiryRedirects() throws {
         try withServer({ Self.configure(&$0) }) { (server) throws in
             let route: JSONValue = [

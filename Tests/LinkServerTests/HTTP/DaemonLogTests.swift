@@ -79,6 +79,18 @@ import Testing
         #expect(budget.admit(now: start + LogBudget.window + 2) == .write(suppressed: 0))
     }
 
+    /// libmicrohttpd's refusals speak of its own options; the line names the service's setting behind them.
+    @Test func aRefusalNamesTheSettingBehindIt() {
+        #expect(
+            Daemon.setting(behind: "Server reached connection limit. Closing inbound connection.")?.contains(
+                "server.connectionLimitPerAddress") == true)
+        #expect(
+            Daemon.setting(
+                behind: "Hit process or system resource limit at 4976 connections, temporarily suspending accept()."
+            )?.contains("LimitNOFILE") == true)
+        #expect(Daemon.setting(behind: "Failed to bind to port 8080: Address already in use") == nil)
+    }
+
     @Test func aFloodOfMalformedRequestsWritesABoundedNumberOfLines() throws {
         let (daemon, capture) = try Self.started()
         defer { daemon.stop() }

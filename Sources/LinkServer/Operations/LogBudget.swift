@@ -1,0 +1,45 @@
+import Synchronization
+
+/// How many lines of a kind that may come once per request are written (libmicrohttpd's own, a failing store's):
+/// ``linesPerWindow`` per window of 10 s, and a count of those left out, told with the next line written.
+struct LogBudget {
+    static let linesPerWindow = 20
+    static let window: Int64 = 10_000_000_000
+
+    enum Decision: Equatable {
+        /// Write the line; `suppressed` lines were left out before it.
+        case write(suppressed: Int)
+        case suppress
+    }
+
+    private var windowStart: Int64 = .min
+    private var written = 0
+    private var suppressed = 0
+
+    mutating func admit(now: Int64) -> Decision {
+        if windowStart == .min || now - windowStart >= LogBudget.window {
+            windowStart = now
+            written = 0
+        }
+        guard written < LogBudget.linesPerWindow else {
+            suppressed += 1
+            return .suppress
+        }
+        written += 1
+        defer { suppressed = 0 }
+        return .write(suppressed: suppressed)
+    }
+}
+
+/// A ``LogBudget`` shared by the threads that write one kind of line.
+final class BudgetedLog: Sendable {
+    private let budget = Mutex(LogBudget())
+
+    /// Calls `write` with the number of lines left out before it, when this line is within the budget.
+    func write(_ write: (_ suppressed: Int) -> Void) {
+        guard case .write(let suppressed) = budget.withLock({ $0.admit(now: MonotonicClock.nanoseconds()) }) else {
+            return
+        }
+        write(suppressed)
+    }
+}
