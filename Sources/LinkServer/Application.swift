@@ -40,6 +40,11 @@ final class Application: Sendable {
         if config.readToken != nil, config.adminToken == nil {
             // API.md §6: writes need a token only when the admin token is set. Said, as it rarely is the intent.
             logger.warning("auth.readToken is set without auth.adminToken: writes need no token")
+        } else if config.adminToken == nil, !BindAddressCheck.isLoopback(config.server.host) {
+            // The quick start's way; anywhere else, anyone who reaches the API may change every route.
+            logger.notice(
+                "no auth.adminToken: anyone who reaches the API listener may write; set LINK_ADMIN_TOKEN",
+                metadata: ["server.host": "\(config.server.host)"])
         }
         if !config.unusedVariables.isEmpty {
             logger.warning(
@@ -192,7 +197,9 @@ final class Application: Sendable {
     private static func openStore(_ config: Config, logger: Logger) throws -> any Store {
         switch config.storage {
         case .sqlite:
-            return try SQLiteStore(directory: config.dataDir)
+            let store = try SQLiteStore(directory: config.dataDir)
+            logger.info("using the embedded store", metadata: ["file": "\(store.path)"])
+            return store
         case .postgres(let location):
             let store = try PostgresStore(location: location, logger: logger)
             logger.info("using the shared store", metadata: ["storage.url": "\(location)"])

@@ -20,7 +20,7 @@ public struct LinksSettings: Sendable {
     /// The most deferred-link tokens the store keeps at once (claimed ones too, until they expire); past it a click
     /// is answered without one. The per-address budget bounds one client; this bounds many (a botnet, an IPv6
     /// client with many /64s).
-    public var maxDeferredTokens = 1_000_000
+    public var maxDeferredTokens = 100_000
     /// The longest link as clicked (bytes) that a token is made for and that a Play Store referrer carries: longer
     /// ones are answered without either, so the answer fits the connection's memory and a stored token stays small.
     public static let maxDeferredLinkBytes = 2048

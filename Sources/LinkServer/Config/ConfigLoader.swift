@@ -55,4 +55,9 @@ enum BindAddressCheck {
     static func isNumeric(_ host: String) -> Bool {
         (try? BindAddress(host: host, port: 0)) != nil
     }
+
+    /// Whether `host` is a loopback address (`127.0.0.0/8`, `::1`): a listener there is reached from this host only.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "::1" || host.hasPrefix("127.")
+    }
 }

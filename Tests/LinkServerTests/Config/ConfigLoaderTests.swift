@@ -50,7 +50,7 @@ import Testing
         #expect(config.links.deferredTTL == 86_400)
         #expect(config.links.appRateLimit == 30)
         #expect(config.links.tokenRateLimit == 120)
-        #expect(config.links.maxDeferredTokens == 1_000_000)
+        #expect(config.links.maxDeferredTokens == 100_000)
         #expect(config.links.bufferedClicks == 100_000)
         #expect(config.maxSubscriptions == 10_000)
     }
