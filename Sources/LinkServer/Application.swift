@@ -139,10 +139,10 @@ final class Application: Sendable {
         // the tokens left are counted. The first time is at start, before the listeners open.
         tokenPurge = DeadlineTimer(
             name: "linkserver-token-purge", longestSleep: .seconds(60), firstAfter: .seconds(60)
-        ) { [store, logger, rateLimited, links] _ in
+        ) { [logger, rateLimited, links] _ in
             rateLimited?.forgetIdleClients(now: WallClock.milliseconds())
             do {
-                try Application.purgeTokens(store: store, links: links)
+                try links.purgeExpiredTokens()
             } catch {
                 logger.warning("deferred token purge failed", metadata: ["error": "\(error)"])
             }
@@ -211,12 +211,6 @@ final class Application: Sendable {
     /// The `meta` key holding the highest event `seq` the bus may hand out before reserving more.
     static let seqReservationKey = "events.seqReserved"
 
-    /// Deletes the expired deferred-link tokens and counts those left (``LinkEngine/recountTokens()``).
-    private static func purgeTokens(store: any Store, links: LinkEngine) throws {
-        _ = try store.purgeDeferredTokens(before: WallClock.milliseconds())
-        try links.recountTokens()
-    }
-
     /// Listens; afterwards ``port`` is the bound port and `/readyz` answers 200.
     func start() throws {
         // `server.connectionLimit` holds for each listener.
@@ -225,7 +219,7 @@ final class Application: Sendable {
         pollTimer.start()
         slots.start()
         clicks.start()
-        try Application.purgeTokens(store: store, links: links)
+        try links.purgeExpiredTokens()
         tokenPurge.start()
         // Catch up with the shared store (once, synchronously) before /readyz can answer 200.
         follower?.start()

@@ -118,7 +118,7 @@ final class LinkEngine: Sendable {
             } catch {
                 // A shared store out of reach (§12), or a store that cannot write (a full disk): the click is
                 // answered without a token, as when none may be made.
-                if (error as? LinkError)?.code != .unavailable { storeFailed("keeping a deferred-link token", error) }
+                storeFailed("keeping a deferred-link token", error)
                 var withoutToken = input
                 withoutToken.token = { nil }
                 decision = decider.decide(withoutToken, resolver: resolver)
@@ -185,7 +185,7 @@ final class LinkEngine: Sendable {
             return try store.limitedClicks(pattern: pattern)
         } catch {
             // Not counted (the shared store out of reach, or a store that cannot write): answered as expired.
-            if (error as? LinkError)?.code != .unavailable { storeFailed("counting a click towards maxClicks", error) }
+            storeFailed("counting a click towards maxClicks", error)
             return limit
         }
     }
@@ -206,17 +206,22 @@ final class LinkEngine: Sendable {
         }
     }
 
-    /// Logs a store write a click went without (``storeFailures``).
+    /// Logs a store write a click went without (``storeFailures``); not a shared store out of reach, which the store
+    /// follower reports once (API.md §12).
     private func storeFailed(_ what: String, _ error: any Error) {
-        storeFailures.write { suppressed in
-            var metadata: Logger.Metadata = ["error": "\(error)"]
-            if suppressed > 0 { metadata["suppressedBefore"] = "\(suppressed)" }
-            logger.error("\(what) failed; the click was answered without it", metadata: metadata)
-        }
+        if (error as? LinkError)?.code == .unavailable { return }
+        storeFailures.log(
+            logger, .error, "\(what) failed; the click was answered without it", metadata: ["error": "\(error)"])
     }
 
     /// The tokens the store keeps as last counted, plus those made here since (`linkserver_deferred_tokens`).
     var storedTokenCount: Int { storedTokens.load(ordering: .relaxed) }
+
+    /// Deletes the expired deferred-link tokens and counts those left (at start, and once a minute).
+    func purgeExpiredTokens() throws {
+        _ = try store.purgeDeferredTokens(before: WallClock.milliseconds())
+        try recountTokens()
+    }
 
     /// Counts the tokens the store keeps, at start and after each purge (other instances of a shared store make
     /// and purge tokens too): until it is counted again, each token made here adds one. Says so in the log when the

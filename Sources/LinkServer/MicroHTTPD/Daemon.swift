@@ -270,13 +270,10 @@ final class Daemon: @unchecked Sendable {
     func log(_ message: String) {
         var line = Substring(message)
         while line.last == "\n" { line.removeLast() }
-        mhdLog.write { suppressed in
-            // Before the daemon is bound (a failed bind, say), the port it was given.
-            var metadata: Logger.Metadata = ["source": "libmicrohttpd", "port": "\(port != 0 ? port : settings.port)"]
-            if suppressed > 0 { metadata["suppressedBefore"] = "\(suppressed)" }
-            if let setting = Daemon.setting(behind: line) { metadata["setting"] = "\(setting)" }
-            logger.notice("\(line)", metadata: metadata)
-        }
+        // Before the daemon is bound (a failed bind, say), the port it was given.
+        var metadata: Logger.Metadata = ["source": "libmicrohttpd", "port": "\(port != 0 ? port : settings.port)"]
+        if let setting = Daemon.setting(behind: line) { metadata["setting"] = "\(setting)" }
+        mhdLog.log(logger, .notice, "\(line)", metadata: metadata)
     }
 
     /// The setting behind a refusal libmicrohttpd words in its own terms (its option names, not the service's).
@@ -301,18 +298,14 @@ final class Daemon: @unchecked Sendable {
         _ response: Response, on connection: OpaquePointer, state: ConnectionState, checkingFit: Bool = true,
         identified: Bool = true
     ) -> MHD_Result {
-        if checkingFit,
-            !ConnectionMemory.answerFits(
-                response, requestBytes: state.headMemory, requestID: state.requestID,
-                limit: settings.connectionMemoryLimit)
-        {
+        let fits = { (answer: Response) in
+            ConnectionMemory.answerFits(
+                answer, requestBytes: state.headMemory, requestID: state.requestID,
+                limit: self.settings.connectionMemoryLimit)
+        }
+        if checkingFit, !fits(response) {
             let short = handler.answerTooLarge(requestBytes: state.headMemory)
-            if ConnectionMemory.answerFits(
-                short, requestBytes: state.headMemory, requestID: state.requestID,
-                limit: settings.connectionMemoryLimit)
-            {
-                return queue(short, on: connection, state: state, checkingFit: false)
-            }
+            if fits(short) { return queue(short, on: connection, state: state, checkingFit: false) }
             let bare = Response(status: short.status, headers: [("Connection", "close")], body: short.body)
             return queue(bare, on: connection, state: state, checkingFit: false, identified: false)
         }

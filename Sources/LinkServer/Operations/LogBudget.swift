@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 
 /// How many lines of a kind that may come once per request are written (libmicrohttpd's own, a failing store's):
@@ -35,11 +36,17 @@ struct LogBudget {
 final class BudgetedLog: Sendable {
     private let budget = Mutex(LogBudget())
 
-    /// Calls `write` with the number of lines left out before it, when this line is within the budget.
-    func write(_ write: (_ suppressed: Int) -> Void) {
+    /// Writes the line when it is within the budget, with `suppressedBefore` when lines were left out before it.
+    /// The message and metadata are made only then.
+    func log(
+        _ logger: Logger, _ level: Logger.Level, _ message: @autoclosure () -> Logger.Message,
+        metadata: @autoclosure () -> Logger.Metadata
+    ) {
         guard case .write(let suppressed) = budget.withLock({ $0.admit(now: MonotonicClock.nanoseconds()) }) else {
             return
         }
-        write(suppressed)
+        var fields = metadata()
+        if suppressed > 0 { fields["suppressedBefore"] = "\(suppressed)" }
+        logger.log(level: level, message(), metadata: fields)
     }
 }
