@@ -280,14 +280,21 @@ final class Application: Sendable {
     /// The bound port of the public listener (0 when it is off).
     var linksPort: UInt16 { linksDaemon?.port ?? 0 }
 
+    /// `/readyz` answers 503 `stopping` from now on; everything else is served as before, until ``shutdown()``.
+    func beginStopping() {
+        readinessFlag.value = .stopping
+        logger.info("stopping: /readyz answers 503")
+    }
+
     /// Stops accepting, finishes requests in flight, stops the daemon and closes the store.
     func shutdown() {
         readinessFlag.value = .stopping
         logger.info("shutting down")
         // Answer every waiting poll first: libmicrohttpd cannot stop with suspended connections.
         events.close()
-        linksDaemon?.stop()
-        daemon.stop()
+        let grace = Duration.seconds(config.shutdownGrace)
+        linksDaemon?.stop(grace: grace)
+        daemon.stop(grace: grace)
         tokenPurge.stop()
         listener?.stop()
         storeWorkers?.stop()

@@ -60,6 +60,18 @@ enum Launcher {
         }
         termination.onReload { application.reloadRoutesFile() }
         termination.wait()
+        application.beginStopping()
+        if config.shutdownDelay > 0 {
+            // `/readyz` says `stopping` while everything is still served, so that a load balancer (a Kubernetes
+            // endpoint list, whose update races the signal) stops sending first. A second signal cuts it short.
+            logger.info(
+                "still serving until the load balancer has seen /readyz 503, or a second signal",
+                metadata: ["server.shutdownDelay": "\(config.shutdownDelay)"])
+            if termination.waitForAnother(upTo: .seconds(config.shutdownDelay)) {
+                logger.info("a second signal: stopping now")
+            }
+        }
+        termination.finish()
         application.shutdown()
         return 0
     }
@@ -95,10 +107,20 @@ final class TerminationSignal {
         reloads.handle(with: reload)
     }
 
-    /// Blocks until SIGTERM or SIGINT arrives, then until a reload under way (or kept for the handler) has ended, so
-    /// that none runs beside the shutdown.
+    /// Blocks until SIGTERM or SIGINT arrives.
     func wait() {
         received.wait()
+    }
+
+    /// Blocks until another SIGTERM or SIGINT arrives (`true`) or `duration` has passed (`false`).
+    func waitForAnother(upTo duration: Duration) -> Bool {
+        let milliseconds = Int(duration.milliseconds)
+        return received.wait(timeout: .now() + .milliseconds(milliseconds)) == .success
+    }
+
+    /// Stops catching signals, then waits until a reload under way (or kept for the handler) has ended, so that none
+    /// runs beside the shutdown.
+    func finish() {
         for source in sources { source.cancel() }
         reloads.queue.sync {}
     }

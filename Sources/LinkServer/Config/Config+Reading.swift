@@ -12,7 +12,7 @@ extension Config {
     ///   `server.headerTimeout` (`--header-timeout`, `LINK_HEADER_TIMEOUT`), `server.bodyTimeout`
     ///   (`--body-timeout`, `LINK_BODY_TIMEOUT`), `server.connectionLimitPerAddress`
     ///   (`--connection-limit-per-address`, `LINK_CONNECTION_LIMIT_PER_ADDRESS`), `server.connectionMemoryLimit`,
-    ///   `server.maxBodyBytes`, `server.maxURIBytes`
+    ///   `server.maxBodyBytes`, `server.maxURIBytes`, `server.shutdownDelay`, `server.shutdownGrace`
     /// - `storage.dataDir` (`--data-dir`, `LINK_DATA_DIR`), `storage.url` (`--storage-url`, `LINK_STORAGE_URL`;
     ///   secret: it may hold a password)
     /// - `routing.routesFile` (`--routes`, `LINK_ROUTES`), `routing.redirectLimit`
@@ -48,6 +48,8 @@ extension Config {
         server.maxURIBytes = try reader.int("server.maxURIBytes", in: 256...(1 << 20))
         // The request line and headers live in the connection's memory pool: it must hold the longest target.
         server.connectionMemoryLimit = max(server.connectionMemoryLimit, server.maxURIBytes + 4096)
+        shutdownDelay = try reader.int("server.shutdownDelay", in: 0...3600)
+        shutdownGrace = try reader.int("server.shutdownGrace", in: 0...3600)
         dataDir = try reader.string("storage.dataDir")
         let storageURL = try reader.string("storage.url", isSecret: true)
         do {
@@ -112,6 +114,7 @@ extension Config {
             "server.connectionLimitPerAddress": .int(base.server.connectionLimitPerAddress),
             "server.connectionMemoryLimit": .int(base.server.connectionMemoryLimit),
             "server.maxBodyBytes": .int(base.server.maxBodyBytes), "server.maxURIBytes": .int(base.server.maxURIBytes),
+            "server.shutdownDelay": .int(base.shutdownDelay), "server.shutdownGrace": .int(base.shutdownGrace),
             "storage.dataDir": .string(base.dataDir), "storage.url": .string(base.storage.description),
             "routing.routesFile": .string(base.routesFile), "routing.redirectLimit": .int(base.redirectLimit),
             "links.enabled": .bool(base.links.enabled), "links.port": .int(Int(base.links.port)),

@@ -4,6 +4,12 @@ import Logging
 /// The service's validated configuration, built once at start by ``ConfigLoader``.
 struct Config: Sendable {
     var server = DaemonSettings()
+    /// Seconds between SIGTERM and the listeners' stop during which `/readyz` answers 503 `stopping` and everything
+    /// is still served, so that a load balancer stops sending first (`server.shutdownDelay`; a second signal ends it).
+    var shutdownDelay = 0
+    /// Seconds the requests in flight get to finish once the listeners stop taking connections
+    /// (`server.shutdownGrace`).
+    var shutdownGrace = 5
     /// Folder of the embedded database.
     var dataDir = "./data"
     /// `sqlite` (the embedded database in ``dataDir``) or a shared PostgreSQL database (API.md §12).

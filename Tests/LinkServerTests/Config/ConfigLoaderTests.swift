@@ -34,6 +34,8 @@ import Testing
         #expect(config.server.headerTimeout == 10)
         #expect(config.server.bodyTimeout == 60)
         #expect(config.server.connectionLimitPerAddress == 1000)
+        #expect(config.shutdownDelay == 0)
+        #expect(config.shutdownGrace == 5)
         #expect(config.dataDir == "./data")
         #expect(config.routesFile == "config/routes.json")
         #expect(config.redirectLimit == 5)
@@ -99,6 +101,8 @@ import Testing
         ("LINK_SERVER_HEADER_TIMEOUT", "0", "server.headerTimeout"),
         ("LINK_BODY_TIMEOUT", "3601", "server.bodyTimeout"),
         ("LINK_CONNECTION_LIMIT_PER_ADDRESS", "-1", "server.connectionLimitPerAddress"),
+        ("LINK_SERVER_SHUTDOWN_DELAY", "-1", "server.shutdownDelay"),
+        ("LINK_SERVER_SHUTDOWN_GRACE", "3601", "server.shutdownGrace"),
         ("LINK_LINKS_ENABLED", "maybe", "links.enabled"),
         ("LINK_LINKS_REDIRECT_STATUS", "303", "links.redirectStatus"),
         ("LINK_LINKS_WEB_URL", "https://{x}.example.com/", "links.webURL"),

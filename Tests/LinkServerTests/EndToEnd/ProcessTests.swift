@@ -108,6 +108,51 @@ import Testing
         #expect(server.log.contains("cannot read routes file \(dataDir)"), "\(server.log)")
     }
 
+    /// `server.shutdownDelay`: after SIGTERM, `/readyz` answers 503 `stopping` while everything is still served
+    /// (reads, writes, the links listener), so that a load balancer stops sending before the listeners close; a
+    /// second signal ends the wait.
+    @Test func aShutdownDelayServesOnWithReadyz503UntilASecondSignal() throws {
+        let server = try ServerProcess(
+            arguments: ["--host", "127.0.0.1", "--port", "0", "--data-dir", TestServer.temporaryDirectory()],
+            environment: ["LINK_SERVER_SHUTDOWN_DELAY": "3600"])
+        let port = try server.waitUntilListening()
+        let linksPort = try server.waitForLinksPort()
+        server.signal(SIGTERM)
+        try server.waitForLog("stopping: /readyz answers 503")
+        let client = HTTPClient(port: port)
+        let readiness = try client.get("/readyz")
+        #expect(readiness.status == 503)
+        #expect(readiness.json?["status"] == "stopping")
+        #expect(try client.get("/healthz").status == 200)
+        #expect(try client.post("/v1/routes", ["path": "/draining/:id", "name": "draining"]).status == 201)
+        #expect(try client.get("/v1/resolve?url=/draining/1").status == 200)
+        // A click on the public listener (no web target configured: 404, and counted).
+        #expect(try HTTPClient(port: linksPort).get("/draining/1", headers: ["User-Agent": Self.desktop]).status == 404)
+        // Counted, in the statistics within 2 s (§8).
+        #expect(try waitUntil { try client.get("/v1/stats/clicks?route=draining").json?["clicks"] == 1 })
+        #expect(server.process.isRunning)
+        server.signal(SIGTERM)
+        #expect(try server.waitForExit() == 0)
+        #expect(server.log.contains("a second signal: stopping now"))
+        #expect(server.log.contains("stopped"))
+    }
+
+    private static let desktop =
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0"
+
+    /// Without a second signal the delay runs out and the process stops by itself.
+    @Test func aShutdownDelayEndsByItself() throws {
+        let server = try ServerProcess(
+            arguments: ["--host", "127.0.0.1", "--port", "0", "--data-dir", TestServer.temporaryDirectory()],
+            environment: ["LINK_SERVER_SHUTDOWN_DELAY": "1"])
+        try server.waitUntilListening()
+        server.signal(SIGTERM)
+        #expect(try server.waitForExit() == 0)
+        #expect(server.log.contains("still serving until the load balancer has seen /readyz 503"))
+        #expect(!server.log.contains("a second signal: stopping now"))
+        #expect(server.log.contains("stopped"))
+    }
+
     @Test func stopsOnSIGINTToo() throws {
         let server = try ServerProcess(arguments: [
             "--host", "127.0.0.1", "--port", "0", "--data-dir", TestServer.temporaryDirectory(),
