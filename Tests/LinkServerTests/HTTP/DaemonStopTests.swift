@@ -115,9 +115,8 @@ import Testing
     @Test func theConfiguredGraceHoldsTheStopForARequestInFlight() throws {
         let server = try TestServer { $0.shutdownGrace = 3600 }
         let inFlight = server.client()
-        try inFlight.sendRaw(
-            Array(
-                "POST /v1/routes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 18\r\n\r\n{\"path\": \"/g".utf8))
+        let head = "POST /v1/routes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 18\r\n\r\n"
+        try inFlight.sendRaw(Array((head + #"{"path": "/g"#).utf8))
         #expect(waitUntil { server.application.daemon.requestsInProgress == 1 })
         let application = server.application
         let stopped = DispatchSemaphore(value: 0)
@@ -128,7 +127,7 @@ import Testing
         #expect(waitUntil { !server.application.daemon.admitsConnections() })
         // Past the default grace of 5 s the stop still waits: deliberate, a bound, not a hope.
         #expect(stopped.wait(timeout: .now() + .seconds(6)) == .timedOut)
-        try inFlight.sendRaw(Array("race\"}".utf8))
+        try inFlight.sendRaw(Array(#"race"}"#.utf8))
         let reply = try inFlight.readResponse(method: "POST")
         #expect(reply.status == 201)
         stopped.wait()
