@@ -1,4 +1,4 @@
-import Metrics
+import Prometheus
 import Synchronization
 
 /// What served a request, for the access log and the metrics: an endpoint template (`/v1/routes/{name}`) or a name
@@ -26,7 +26,7 @@ struct RequestSeries: Sendable {
     /// The position of the method label in ``ServiceMetrics/methodLabels``.
     var method: Int
     var status: Int
-    var requests: Metrics.Counter
+    var requests: Counter
     var latency: LatencyHistogram
 
     /// Whether this is the series of `owner` for `method` and `status`.

@@ -1,16 +1,15 @@
 import LinkCore
-import Metrics
 import Prometheus
 import Synchronization
 
-/// The service's metrics (swift-metrics API, Prometheus text exposition), owned by one ``Application``.
+/// The service's metrics (swift-prometheus's registry, Prometheus text exposition with `# HELP` and `# TYPE` for
+/// every family), owned by one ``Application``.
 ///
 /// Every label set is bounded: requests are labelled by endpoint template (never by raw path), by one of the
 /// standard methods or `other` (any token is a method to HTTP, and a 405 needs no token), and by a status the
 /// service itself produced; outcomes by the fixed list of error codes.
 final class ServiceMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
-    private let factory: PrometheusMetricsFactory
     /// The request latency histograms, by endpoint name and method, in the order they were made (rendered after
     /// the registry's metrics as the family ``latencyName``).
     private let histograms = Mutex<[(key: (endpoint: String, method: Int), histogram: LatencyHistogram)]>([])
@@ -21,72 +20,90 @@ final class ServiceMetrics: Sendable {
         .seconds(1), .seconds(5), .seconds(30), .seconds(60),
     ]
     /// Every outcome's counter, made up front: recording one is a lookup in an immutable dictionary.
-    private let outcomeCounters: [String: Metrics.Counter]
-    private let gauges = Mutex<[(Metrics.Gauge, @Sendable () -> Int)]>([])
+    private let outcomeCounters: [String: Counter]
+    private let gauges = Mutex<[(Gauge, @Sendable () -> Int)]>([])
     /// `/v1/resolve` requests answered from the answers kept, and worked out (``KeptAnswers``).
-    private let keptAnswers: Metrics.Counter
-    private let workedAnswers: Metrics.Counter
+    private let keptAnswers: Counter
+    private let workedAnswers: Counter
     /// Clicks on the links listener answered from the decisions kept, and decided, of bots and of people
     /// (``LinkEngine/decideClick(_:key:counted:now:facts:)``).
-    private let keptBotClicks: Metrics.Counter
-    private let decidedBotClicks: Metrics.Counter
-    private let keptPersonClicks: Metrics.Counter
-    private let decidedPersonClicks: Metrics.Counter
+    private let keptBotClicks: Counter
+    private let decidedBotClicks: Counter
+    private let keptPersonClicks: Counter
+    private let decidedPersonClicks: Counter
     /// Slot outcomes, made up front like the resolve outcomes.
-    private let slotCounters: [String: Metrics.Counter]
+    private let slotCounters: [String: Counter]
     /// Link decisions by decision and platform (a bot's kind for bots), made up front: both lists are closed. Row
     /// by row in the order of ``linkDecisions``, each row in the order of ``linkPlatforms``; found by comparing a
     /// few short strings, cheaper than hashing two for nested dictionaries.
-    private let linkCounters: [Metrics.Counter]
+    private let linkCounters: [Counter]
     static let linkDecisions = [
         "redirect", "preview", "landing", "intent", "platform_check", "not_found", "expired", "open",
     ]
     static let linkPlatforms = ["ios", "android", "desktop", "ambiguous", "preview", "crawler"]
 
+    /// Each family's `# HELP` text. The registry wants one text per name (it stops the process on a second one), so
+    /// every counter and gauge is made with the text kept here.
+    static let help: [String: String] = [
+        "linkserver_http_requests_total": "HTTP requests answered, by endpoint template, method and status.",
+        latencyName:
+            "Time from a request's head to its answer handed to libmicrohttpd, by endpoint template and method.",
+        "linkserver_resolve_outcomes_total":
+            "Resolutions by outcome: resolved, redirected, or the error code that ended them.",
+        "linkserver_resolve_answers_total": "GET /v1/resolve answers taken from the answers kept, or resolved.",
+        "linkserver_click_answers_total":
+            "Clicks on the links listener answered from the decisions kept, or decided, by bots and people.",
+        "linkserver_link_decisions_total":
+            "Decisions of the links listener and app opens, by decision and platform (a bot's kind for bots).",
+        "linkserver_slot_changes_total": "Presentation slot changes by outcome (API.md section 11).",
+        "linkserver_routes": "Routes registered, from the routes file and the API.",
+        "linkserver_subscriptions_open": "Event subscriptions open.",
+        "linkserver_polls_waiting": "Long-polls waiting for events.",
+        "linkserver_resources": "Resources stored.",
+        "linkserver_slots": "Presentation slots with something presented.",
+        "linkserver_deferred_tokens": "Deferred-link tokens kept in the store (links.maxDeferredTokens bounds them).",
+    ]
+
+    /// The counter of `name` with `labels` in `registry`, made with the family's help text.
+    private static func counter(
+        _ registry: PrometheusCollectorRegistry, _ name: String, _ labels: [(String, String)]
+    ) -> Counter {
+        registry.makeCounter(descriptor: descriptor(name), labels: labels)
+    }
+
+    /// The family `name` (whole, units included) with its help text.
+    private static func descriptor(_ name: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help[name] ?? "")
+    }
+
     init() {
-        let factory = PrometheusMetricsFactory(registry: registry)
-        self.factory = factory
+        let registry = registry
+        func counter(_ name: String, _ labels: [(String, String)]) -> Counter {
+            ServiceMetrics.counter(registry, name, labels)
+        }
         linkCounters = ServiceMetrics.linkDecisions.flatMap { decision in
             ServiceMetrics.linkPlatforms.map { platform in
-                Metrics.Counter(
-                    label: "linkserver_link_decisions_total",
-                    dimensions: [("decision", decision), ("platform", platform)], factory: factory)
+                counter("linkserver_link_decisions_total", [("decision", decision), ("platform", platform)])
             }
         }
-        keptAnswers = Metrics.Counter(
-            label: "linkserver_resolve_answers_total", dimensions: [("source", "kept")], factory: factory)
-        workedAnswers = Metrics.Counter(
-            label: "linkserver_resolve_answers_total", dimensions: [("source", "resolved")], factory: factory)
-        func clickAnswers(_ clicker: String, _ source: String) -> Metrics.Counter {
-            Metrics.Counter(
-                label: "linkserver_click_answers_total", dimensions: [("clicker", clicker), ("source", source)],
-                factory: factory)
+        keptAnswers = counter("linkserver_resolve_answers_total", [("source", "kept")])
+        workedAnswers = counter("linkserver_resolve_answers_total", [("source", "resolved")])
+        func clickAnswers(_ clicker: String, _ source: String) -> Counter {
+            counter("linkserver_click_answers_total", [("clicker", clicker), ("source", source)])
         }
         keptBotClicks = clickAnswers("bot", "kept")
         decidedBotClicks = clickAnswers("bot", "decided")
         keptPersonClicks = clickAnswers("person", "kept")
         decidedPersonClicks = clickAnswers("person", "decided")
-        let outcomes = ["resolved", "redirected"] + LinkError.Code.known.map(\.rawValue)
+        let slotOutcomes = ["presented", "replaced", "updated", "rejected", "dismissed", "not_current", "expired"]
         slotCounters = Dictionary(
-            uniqueKeysWithValues: [
-                "presented", "replaced", "updated", "rejected", "dismissed", "not_current", "expired",
-            ]
-            .map { outcome in
-                (
-                    outcome,
-                    Metrics.Counter(
-                        label: "linkserver_slot_changes_total", dimensions: [("outcome", outcome)],
-                        factory: factory)
-                )
+            uniqueKeysWithValues: slotOutcomes.map { outcome in
+                (outcome, counter("linkserver_slot_changes_total", [("outcome", outcome)]))
             })
+        let outcomes = ["resolved", "redirected"] + LinkError.Code.known.map(\.rawValue)
         outcomeCounters = Dictionary(
             uniqueKeysWithValues: outcomes.map { outcome in
-                (
-                    outcome,
-                    Metrics.Counter(
-                        label: "linkserver_resolve_outcomes_total", dimensions: [("outcome", outcome)], factory: factory
-                    )
-                )
+                (outcome, counter("linkserver_resolve_outcomes_total", [("outcome", outcome)]))
             })
     }
 
@@ -113,12 +130,11 @@ final class ServiceMetrics: Sendable {
     /// The series of a label, method and status not recorded yet (once per combination).
     private func makeSeries(_ endpoint: EndpointLabel, method: Int, status: Int) -> RequestSeries {
         let methodName = ServiceMetrics.methodLabels[method]
-        // Two labels may share a name (the factory hands out one counter per name and dimensions, and
-        // `histograms` one histogram per endpoint and method): their series are the same ones.
-        let requests = Metrics.Counter(
-            label: "linkserver_http_requests_total",
-            dimensions: [("endpoint", endpoint.name), ("method", methodName), ("status", String(status))],
-            factory: factory)
+        // Two labels may share a name (the registry hands out one counter per name and labels, and `histograms`
+        // one histogram per endpoint and method): their series are the same ones.
+        let requests = ServiceMetrics.counter(
+            registry, "linkserver_http_requests_total",
+            [("endpoint", endpoint.name), ("method", methodName), ("status", String(status))])
         let latency = histograms.withLock { histograms in
             let labels = [("endpoint", endpoint.name), ("method", methodName)]
             if let same = histograms.first(where: { $0.key.endpoint == endpoint.name && $0.key.method == method }) {
@@ -157,19 +173,21 @@ final class ServiceMetrics: Sendable {
 
     /// A gauge whose value is read from `value` at every scrape.
     func gauge(_ name: String, _ value: @escaping @Sendable () -> Int) {
-        let gauge = Metrics.Gauge(label: name, factory: factory)
+        let gauge = registry.makeGauge(descriptor: ServiceMetrics.descriptor(name), labels: [])
         gauges.withLock { $0.append((gauge, value)) }
     }
 
     /// The Prometheus text exposition of every metric.
     func render() -> [UInt8] {
-        for (gauge, value) in gauges.withLock({ $0 }) { gauge.record(value()) }
+        for (gauge, value) in gauges.withLock({ $0 }) { gauge.set(Int64(value())) }
         var text = ""
         let histograms = histograms.withLock { $0 }
         if !histograms.isEmpty {
-            text = "# TYPE \(ServiceMetrics.latencyName) histogram\n"
+            let name = ServiceMetrics.latencyName
+            text = "# HELP \(name) \(ServiceMetrics.help[name] ?? "")\n# TYPE \(name) histogram\n"
             for (_, histogram) in histograms { histogram.render(name: ServiceMetrics.latencyName, into: &text) }
         }
+        ProcessMetrics.render(into: &text)
         return registry.emitToBuffer() + Array(text.utf8)
     }
 

@@ -21,6 +21,70 @@ import Testing
         }
     }
 
+    /// Every family on the page has its `# HELP` and `# TYPE` lines before its samples, once each (what
+    /// `promtool check metrics` asks), including the process families.
+    @Test func everyFamilyHasHelpAndType() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            _ = try client.get("/healthz")
+            _ = try client.get("/v1/resolve?url=/nowhere")
+            let lines = try client.get("/metrics").text.split(separator: "\n")
+            var helped: [Substring: Int] = [:]
+            var typed: [Substring: Substring] = [:]
+            var sampled: Set<Substring> = []
+            for line in lines {
+                let words = line.split(separator: " ", maxSplits: 3)
+                if line.hasPrefix("# HELP ") {
+                    #expect(words.count == 4, "a HELP line without text: \(line)")
+                    helped[words[2], default: 0] += 1
+                } else if line.hasPrefix("# TYPE ") {
+                    #expect(typed[words[2]] == nil, "a second TYPE line: \(line)")
+                    typed[words[2]] = words[3]
+                } else {
+                    let name = line.prefix { $0 != "{" && $0 != " " }
+                    let family =
+                        typed[name] != nil
+                        ? name
+                        : ["_bucket", "_sum", "_count"].compactMap { suffix in
+                            name.hasSuffix(suffix) ? name.dropLast(suffix.count) : nil
+                        }.first ?? name
+                    #expect(typed[family] != nil, "a sample before its TYPE: \(line)")
+                    #expect(helped[family] == 1, "a sample without one HELP: \(line)")
+                    sampled.insert(family)
+                }
+            }
+            for family in [
+                "linkserver_http_requests_total", "linkserver_http_request_duration_seconds", "linkserver_routes",
+                "linkserver_resolve_outcomes_total", "linkserver_link_decisions_total", "process_cpu_seconds_total",
+                "process_resident_memory_bytes", "process_open_fds", "process_max_fds", "process_start_time_seconds",
+            ] {
+                #expect(sampled.contains(Substring(family)), "\(family) missing")
+            }
+        }
+    }
+
+    /// The `process_*` families hold this process's figures: its open-file limit, a start in the last day, some
+    /// resident memory and open files (the listeners' sockets, the database).
+    @Test func processMetricsDescribeThisProcess() throws {
+        try withServer { (server) throws in
+            let text = try server.client().get("/metrics").text
+            func value(_ name: String) -> Double? {
+                let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+                return line.flatMap { Double($0.split(separator: " ")[1]) }
+            }
+            var limit = rlimit()
+            getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+            #expect(value("process_max_fds") == Double(limit.rlim_cur))
+            let now = Date().timeIntervalSince1970
+            let start = try #require(value("process_start_time_seconds"))
+            #expect(start <= now + 1 && start > now - 86_400)
+            #expect(try #require(value("process_resident_memory_bytes")) > 1_000_000)
+            #expect(try #require(value("process_virtual_memory_bytes")) >= value("process_resident_memory_bytes")!)
+            #expect(try #require(value("process_open_fds")) >= 3)
+            #expect(try #require(value("process_cpu_seconds_total")) > 0)
+        }
+    }
+
     /// Any token is a method to HTTP, and a 405 needs no token: unknown methods share one `other` label, so the
     /// page and the registry stay the same size however many a client invents.
     @Test func metricsLabelsStayBoundedWhateverTheMethod() throws {

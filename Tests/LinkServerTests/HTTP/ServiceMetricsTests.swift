@@ -89,4 +89,17 @@ import Testing
             Self.lines(second).contains(
                 #"linkserver_http_requests_total{endpoint="/v1/resolve",method="GET",status="200"} 1"#))
     }
+
+    /// `/proc/PID/stat`: the command name may hold spaces and parentheses; fields are counted from the last `)`.
+    @Test func statFieldsAreCountedFromTheLastParenthesis() {
+        let line =
+            "4242 (Link (Server) 2) S 1 4242 4242 0 -1 4194560 5000 0 12 0 150 37 0 0 20 0 9 0 98765 812345344 2048 "
+            + "18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 1 0 0 0 0 0\n"
+        #expect(
+            ProcessMetrics.parseStat(line)
+                == ProcessMetrics.Stat(
+                    userTicks: 150, systemTicks: 37, startTicks: 98765, virtualBytes: 812_345_344, residentPages: 2048))
+        #expect(ProcessMetrics.parseStat("4242 (x) S 1 2") == nil)
+        #expect(ProcessMetrics.parseStat("garbage") == nil)
+    }
 }
