@@ -71,6 +71,9 @@ protocol Store: Sendable {
     /// Drops the connections to a shared store and connects afresh (the follower calls it while the store is
     /// unreachable, so reconnection never waits longer than its own backoff).
     func reconnect()
+    /// Why the store is out of reach, as the database or the network says it (a call answers only `unavailable`),
+    /// for the follower's log line; may take a connection attempt. `nil` for a store that is never out of reach.
+    func diagnoseUnreachable() -> String?
     /// Sets what a slot shows when it still shows `previous` (compared by `id` and `since`); throws
     /// ``StoreConflict`` when another instance changed the slot first. `events` (the change's `slotChanged`, from
     /// ``EventHub/storedEvent(_:extra:time:)``: only a store that keeps the event log has any) are appended in the
@@ -92,6 +95,8 @@ extension Store {
     }
 
     func reconnect() {}
+
+    func diagnoseUnreachable() -> String? { nil }
 
     func saveSlot(
         _ name: String, _ presentation: Presentation?, replacing previous: Presentation?,

@@ -1,3 +1,4 @@
+import Dispatch
 import LinkCore
 import Logging
 import Synchronization
@@ -71,7 +72,13 @@ final class StoreFollower: Sendable {
             revisions = try store.revisions()
         } catch {
             if !failing.exchange(true, ordering: .relaxed) {
-                logger.error("shared store unreachable; serving the last state", metadata: ["error": "\(error)"])
+                // The error itself is `unavailable`; the store finds what the database or the network says, off
+                // this thread (a connection attempt may take its whole timeout).
+                DispatchQueue.global().async { [store, logger] in
+                    logger.error(
+                        "shared store unreachable; serving the last state",
+                        metadata: ["error": "\(error)", "cause": "\(store.diagnoseUnreachable() ?? "unknown")"])
+                }
             }
             let renew = lastRenewal.withLock { last in
                 guard ContinuousClock.now - last >= StoreFollower.renewInterval else { return false }

@@ -48,6 +48,15 @@ extension PostgresSuites {
             #expect(ContinuousClock.now - stopped < .seconds(6))
             let ready = try api.get("/readyz")
             #expect(ready.json?["status"] == "unavailable")
+            // The log says what a connection meets (the server is stopped: refused), not only `unavailable`.
+            var lost: Substring?
+            #expect(
+                waitUntil(timeout: .seconds(10)) {
+                    lost = a.log.split(separator: "\n").first { $0.contains("shared store unreachable; serving") }
+                    return lost != nil
+                })
+            #expect(lost?.contains("a new connection: ") == true, "\(lost ?? "no line")")
+            #expect(lost?.contains("Connection refused") == true, "\(lost ?? "no line")")
             #expect(ready.errorCode == "unavailable")
             // Writes fail with `unavailable`; reads and resolves keep working from the last state.
             let write = try api.post("/v1/routes", ["path": "/during"])

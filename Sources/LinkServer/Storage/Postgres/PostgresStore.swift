@@ -126,7 +126,28 @@ final class PostgresStore: Store {
                 try await work(client, logger)
             }
         } catch {
-            throw PostgresStoreError.translate(error)
+            let translated = PostgresStoreError.translate(error)
+            if let unavailable = translated as? LinkError, unavailable.code == .unavailable {
+                lastCause.withLock { $0 = PostgresStoreError.reason(error) }
+            }
+            throw translated
+        }
+    }
+
+    /// The reason of the last call found out of reach.
+    private let lastCause = Mutex<String?>(nil)
+
+    /// The last call's reason, and what a new connection meets: a call that found the database gone usually only
+    /// timed out waiting for the pool, whose own connection errors are not handed out ("Connection refused" is).
+    func diagnoseUnreachable() -> String? {
+        let last = lastCause.withLock { $0 } ?? "unknown"
+        do {
+            try PostgresStore.checkReachable(location, logger: logger)
+            return "\(last); a new connection succeeds"
+        } catch PostgresStoreError.unreachable(_, let reason) {
+            return "\(last); a new connection: \(reason)"
+        } catch {
+            return "\(last); a new connection: \(error)"
         }
     }
 

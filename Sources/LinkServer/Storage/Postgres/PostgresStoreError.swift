@@ -20,9 +20,16 @@ enum PostgresStoreError: Error, CustomStringConvertible {
 
     /// A short reason for a failed connection (the server's message, or the kind of failure).
     static func reason(_ error: any Error) -> String {
+        if let transaction = error as? PostgresTransactionError,
+            let inner = transaction.closureError ?? transaction.beginError ?? transaction.commitError
+        {
+            return reason(inner)
+        }
         if let error = error as? PostgresStoreError { return error.description }
         guard let error = error as? PSQLError else { return "\(error)" }
-        if let message = error.serverInfo?[.message] { return message }
+        if let message = error.serverInfo?[.message] {
+            return error.serverInfo?[.sqlState].map { "\(message) (SQLSTATE \($0))" } ?? message
+        }
         if let underlying = error.underlying { return "\(error.code): \(underlying)" }
         return "\(error.code)"
     }
