@@ -271,6 +271,17 @@ public final class EventBus: Sendable {
         if let (waiter, result) = released { waiter.complete(result) }
     }
 
+    /// What a poll with `after` and no wait would answer now, changing nothing: no event or dropped count is
+    /// acknowledged, no waiting poll released, the `ttl` not restarted (`HEAD` of a poll, which must be safe).
+    public func peek(_ id: String, after: Int?, now: ContinuousClock.Instant = .now) throws(LinkError) -> PollResult {
+        try state.withLock { (state) throws(LinkError) -> PollResult in
+            guard let subscription = state.live(id, now: now) else { throw EventBus.notFound(id) }
+            let copy = subscription.copy()
+            if let after { copy.acknowledge(through: after) }
+            return copy.answer()
+        }
+    }
+
     /// The result of ``poll(_:after:wait:now:complete:)``.
     public enum PollOutcome: Sendable, Equatable {
         /// Answer now with this result.

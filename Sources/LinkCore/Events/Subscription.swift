@@ -92,6 +92,17 @@ final class Subscription {
         self.cursor = cursor
     }
 
+    /// A copy of the queue, the drops and the cursors (no waiter), to work out an answer without changing this one.
+    func copy() -> Subscription {
+        let copy = Subscription(id: id, typeIndices: typeIndices, ttl: ttl, lastActive: lastActive, cursor: cursor)
+        copy.queue = queue
+        copy.drops = drops
+        copy.latestHandedOut = latestHandedOut
+        copy.earlierHandedOut = earlierHandedOut
+        copy.missed = missed
+        return copy
+    }
+
     /// Whether the subscription went unpolled for its `ttl` by `now` (a waiting poll keeps it alive).
     func hasExpired(at now: ContinuousClock.Instant) -> Bool {
         waiter == nil && now - lastActive >= ttl

@@ -118,6 +118,9 @@ final class EventEndpoints: Sendable {
                 continue
             }
         }
+        // `HEAD` must be safe: it answers at once the headers a poll without wait would get, acknowledging
+        // nothing, releasing no waiting poll.
+        if request.method == "HEAD" { return .now(.json(try hub.peek(id, after: after))) }
         // Answer at once when something is queued (or no wait was asked for, or the service is stopping).
         let stopping = closing.load(ordering: .acquiring)
         if !hub.pollsOnce || wait == 0 || stopping {

@@ -16,6 +16,8 @@ protocol EventHub: Sendable {
     /// Acknowledges through `after`, then answers at once with the queued events (or when `wait` is zero), else
     /// keeps `waiter`, answers it within `wait`, and answers `nil`.
     func poll(_ id: String, after: Int?, wait: Duration, waiter: any PollAnswerWaiter) throws -> PollAnswer?
+    /// What a poll with `after` and no wait would answer now, changing nothing (`HEAD` of a poll).
+    func peek(_ id: String, after: Int?) throws -> PollAnswer
     /// Delivers an event at `location` to every subscription with a matching type.
     func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult
     /// Emits to the location built from the type named `name` with `params` and `query`.
@@ -122,6 +124,10 @@ struct LocalEventHub: EventHub {
         case .ready(let result): PollAnswer(result)
         case .waiting: nil
         }
+    }
+
+    func peek(_ id: String, after: Int?) throws -> PollAnswer {
+        PollAnswer(try types.peek(id, after: after))
     }
 
     func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult {

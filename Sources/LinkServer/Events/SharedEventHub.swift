@@ -120,6 +120,15 @@ final class SharedEventHub: EventHub {
         return nil
     }
 
+    func peek(_ id: String, after: Int?) throws -> PollAnswer {
+        guard
+            let found = try store.pollSubscription(
+                id: id, after: after, now: clock(), wait: 0, queueLimit: types.limits.queueLimit, supersedes: false,
+                changing: false)
+        else { throw EventBus.notFound(id) }
+        return try answer(found)
+    }
+
     func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult {
         // An emit asked for is stored whoever listens: it always gets a `seq`.
         guard let result = try append(location, extra: extra, time: time, onlyIfHeard: false) else {

@@ -211,6 +211,41 @@ final class Answers: Sendable {
         #expect(bus.waitingCount == 0)
     }
 
+    /// `peek` answers what a poll without wait would, and changes nothing: events and dropped counts stay
+    /// unacknowledged, a waiting poll keeps waiting, the `ttl` is not restarted.
+    @Test func aPeekAnswersAsAPollWithoutChangingAnything() throws {
+        let bus = EventBus(limits: .init(queueLimit: 2))
+        let id = try subscribe(bus, [EventTypeRequest(path: "/e")], ttl: 5)
+        for _ in 0..<5 { try bus.emit(location("/e"), extra: nil, time: "t") }
+        let before = try bus.peek(id, after: nil, now: t0)
+        let answer = try #require(try poll(bus, id))
+        #expect(answer == before)
+        #expect(answer.events.map(\.seq) == [4, 5])
+        #expect(answer.missed == 3)
+        let peeked = try bus.peek(id, after: 4, now: t0 + .seconds(4))
+        #expect(peeked.events.map(\.seq) == [5])
+        #expect(peeked.missed == 0)
+        #expect(peeked.cursor == 5)
+        // Nothing was acknowledged: the next poll without `after` answers as before, and the one that acknowledges
+        // through 4 answers what the peek said.
+        #expect(try poll(bus, id) == answer)
+        #expect(try poll(bus, id, after: 4) == peeked)
+        // A waiting poll is not released.
+        let answers = Answers()
+        #expect(
+            try bus.poll(id, after: 5, wait: .seconds(30), now: t0, complete: { answers.record($0) }) == .waiting)
+        _ = try bus.peek(id, after: nil, now: t0)
+        #expect(answers.count == 0)
+        #expect(bus.waitingCount == 1)
+        // The ttl is not restarted by a peek: unpolled since t0 + 30 s (the waiting poll's end), gone 5 s later.
+        try bus.cancel(id, now: t0)
+        let idle = try subscribe(bus, [EventTypeRequest(path: "/e")], ttl: 5)
+        _ = try bus.peek(idle, after: nil, now: t0 + .seconds(4))
+        #expect { try bus.peek(idle, after: nil, now: t0 + .seconds(6)) } throws: {
+            ($0 as? LinkError)?.code == .subscriptionNotFound
+        }
+    }
+
     @Test func unpolledSubscriptionsExpireAfterTheirTTL() throws {
         let bus = EventBus()
         let id = try subscribe(bus, [EventTypeRequest(path: "/e")], ttl: 5)

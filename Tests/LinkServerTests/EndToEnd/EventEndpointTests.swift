@@ -261,6 +261,36 @@ import Testing
         }
     }
 
+    /// `HEAD` of a poll is safe (RFC 9110 §9.2.1): it answers at once, with the headers a poll without wait would
+    /// get now (its `Content-Length` too), and acknowledges nothing, releases no waiting poll.
+    @Test func aHeadOfAPollChangesNothing() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let (id, _) = try subscribe(client)
+            for progress in 1...2 { _ = try client.post("/v1/events/emit", ["loc": .string("/seek/\(progress)")]) }
+            let path = "/v1/events/subscriptions/\(id)"
+            let full = try client.get("\(path)?wait=0")
+            #expect(full.json?["events"]?.arrayValue?.count == 2)
+            let head = try client.request("HEAD", "\(path)?after=2")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            // Nothing was acknowledged: both events are still queued.
+            #expect(try client.get("\(path)?wait=0").json?["events"]?.arrayValue?.count == 2)
+            // The HEAD's length is the one a GET with the same `after` gets (which acknowledges them).
+            let get = try client.get("\(path)?after=2&wait=0")
+            #expect(get.json?["events"] == [])
+            #expect(head.header("Content-Length") == String(get.body.count))
+            // A waiting poll is not released by a HEAD (without `wait`, which a GET would wait on).
+            let waiter = try startPoll(server, id, query: "after=2&wait=30")
+            #expect(waitUntil { waiting(server) == 1 })
+            #expect(try server.client().request("HEAD", path).status == 200)
+            #expect(waiting(server) == 1)
+            _ = try client.post("/v1/events/emit", ["loc": "/seek/3"])
+            #expect(try waiter.readResponse().json?["events"]?.arrayValue?.first?["seq"] == 3)
+            #expect(try client.request("HEAD", "/v1/events/subscriptions/nope").status == 404)
+        }
+    }
+
     @Test func disconnectedWaitersAreFreedAtTheirDeadline() throws {
         try withServer { (server) throws in
             let client = server.client()

@@ -127,6 +127,26 @@ extension PostgresSuites {
             #expect(acknowledged["missed"] == 0 && acknowledged["events"] == [])
         }
 
+        /// `HEAD` of a poll on another instance is safe (RFC 9110 §9.2.1): it acknowledges nothing and its length
+        /// is the one a GET would get.
+        @Test func aHeadOfAPollAcknowledgesNothingOnAnyInstance() throws {
+            let servers = try Self.three()
+            let subscription = try Self.subscribe(servers[0].port)
+            let seqs = try (1...2).map { try #require(try Self.emit(servers[1].port, "/seek/\($0)")["seq"]?.intValue) }
+            let path = "/v1/events/subscriptions/\(subscription.id)"
+            let first = try #require(try Self.poll(servers[0].port, subscription.id, after: subscription.cursor).json)
+            #expect(first["events"]?.arrayValue?.compactMap { $0["seq"]?.intValue } == seqs)
+            let head = try HTTPClient(port: servers[2].port).request("HEAD", "\(path)?after=\(seqs[1])")
+            #expect(head.status == 200 && head.body.isEmpty)
+            let again = try #require(try Self.poll(servers[1].port, subscription.id, after: subscription.cursor).json)
+            #expect(again == first)
+            let acknowledged = try Self.poll(servers[0].port, subscription.id, after: seqs[1])
+            #expect(acknowledged.json?["events"] == [])
+            #expect(head.header("Content-Length") == String(acknowledged.body.count))
+            #expect(
+                try HTTPClient(port: servers[1].port).request("HEAD", "/v1/events/subscriptions/nope").status == 404)
+        }
+
         /// An `after` past every `seq` (a cursor kept across a reset) acknowledges nothing to come: the next event
         /// is still delivered to a poll that sends it again.
         @Test func anAfterPastEverySeqSwallowsNothingLater() throws {

@@ -72,9 +72,10 @@ extension PostgresStore {
 
     /// Acknowledges through `after`, reads the queue and marks the subscription active until the poll ends (now
     /// when it is answered at once, else `now + wait`); `nil` when it does not exist or expired. With `supersedes`,
-    /// this poll releases any older waiting one.
+    /// this poll releases any older waiting one. Without `changing`, nothing is written: the answer such a poll
+    /// would get (`HEAD` of a poll).
     func pollSubscription(
-        id: String, after: Int?, now: Int64, wait: Int64, queueLimit: Int, supersedes: Bool
+        id: String, after: Int?, now: Int64, wait: Int64, queueLimit: Int, supersedes: Bool, changing: Bool = true
     ) throws -> SharedPollState? {
         try transaction { connection, logger in
             let rows = try await connection.query(
@@ -90,6 +91,7 @@ extension PostgresStore {
             let (shapes, _, _, _, droppedThrough, ttl, activeUntil, _, retired, retiredThrough) = found
             var (_, acked, cursor, dropped, _, _, _, generation, _, _) = found
             if activeUntil + ttl < now {
+                guard changing else { return nil }
                 try await connection.query("DELETE FROM event_subscription WHERE id = \(id)", logger: logger)
                 try await connection.bumpRevision(.subscriptions, logger: logger)
                 return nil
@@ -122,6 +124,12 @@ extension PostgresStore {
             // Everything acknowledged was handed out (or dropped): the cursor is at least there.
             cursor = max(cursor, acked)
             if let last = events.last { cursor = max(cursor, last.seq) }
+            let missed = dropped + max(0, total - queueLimit)
+            guard changing else {
+                return SharedPollState(
+                    events: events, cursor: cursor, missed: missed, shapes: shapes,
+                    retired: Array(zip(retired, retiredThrough)), latestSeq: latest, generation: generation)
+            }
             if supersedes {
                 generation += 1
                 try await connection.notifyPoll(id, generation: generation, logger: logger)
@@ -130,7 +138,6 @@ extension PostgresStore {
             // (events or drops to tell, or no wait), else at its deadline (an emit that answers it sooner leaves
             // that, more lenient, never shorter). A poll that releases the waiting one sets it; another only
             // extends it.
-            let missed = dropped + max(0, total - queueLimit)
             let until = !events.isEmpty || missed > 0 || wait <= 0 ? now : now + wait
             if supersedes {
                 try await connection.query(
