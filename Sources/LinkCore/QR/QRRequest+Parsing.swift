@@ -4,7 +4,7 @@ extension QRRequest {
     static func absoluteURL(_ value: String?, linkHost: String?) throws(LinkError) -> String {
         guard let value, !value.isEmpty else {
             throw LinkError(
-                .invalidRequest, "Parameter 'url' is required: an absolute http(s) URL or a location starting with /",
+                .invalidRequest, "Parameter 'url' is required: an absolute URL or a location starting with /",
                 details: ["field": "url"])
         }
         let location = try parse(value)
@@ -18,9 +18,14 @@ extension QRRequest {
             }
             return "https://" + linkHost + value
         }
-        guard let scheme = location.scheme, scheme == "http" || scheme == "https", let host = location.host,
-            !host.isEmpty, value.utf8.dropFirst(scheme.utf8.count).starts(with: "://".utf8)
-        else { throw notAbsolute(value) }
+        guard let scheme = location.scheme, value.utf8.count > scheme.utf8.count + 1 else { throw notAbsolute(value) }
+        // Any absolute URL (API.md §10): an app's own scheme (`myapp://users/42`) or `mailto:` too. A web URL needs
+        // its host, written as one (`https:x` or `https:///x` would open nothing).
+        if scheme == "http" || scheme == "https" {
+            guard let host = location.host, !host.isEmpty,
+                value.utf8.dropFirst(scheme.utf8.count).starts(with: "://".utf8)
+            else { throw notAbsolute(value) }
+        }
         return value
     }
 
@@ -44,7 +49,8 @@ extension QRRequest {
 
     private static func notAbsolute(_ value: String) -> LinkError {
         LinkError(
-            .invalidRequest, "Parameter 'url' must be an absolute http(s) URL or a location starting with /",
+            .invalidRequest,
+            "Parameter 'url' must be an absolute URL (an http(s) one with a host) or a location starting with /",
             details: ["field": "url", "url": .string(value)])
     }
 

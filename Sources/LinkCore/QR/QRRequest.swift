@@ -1,6 +1,6 @@
 /// What `GET /v1/qr` asks for (API.md §10), validated: the exact text to encode and how to draw it.
 ///
-/// Parameters: `url` (an absolute `http`/`https` URL, or a location starting with `/` that becomes
+/// Parameters: `url` (an absolute URL, `http`/`https` ones with a host, or a location starting with `/` that becomes
 /// `https://<link host><location>`), `format` (`svg` | `png`, default `svg`), `size` (64–2048 pixels, default 512),
 /// `margin` (0–16 modules, default 4) and `ecc` (`L` | `M` | `Q` | `H`, default `M`). Other query items are
 /// ignored; for a repeated one the last wins. Every refusal is a ``LinkError`` whose details name the `field`.
@@ -33,7 +33,7 @@ public struct QRRequest: Sendable, Hashable {
     /// Reads and validates the query items of a request. `linkHost` is the host a bare location is made absolute
     /// with (see ``linkHost(from:)``); without one a bare location is `invalid_request`.
     ///
-    /// - `url` missing or empty, of another scheme, relative without `/`, or an `http(s)` URL without a host:
+    /// - `url` missing or empty, without a scheme (relative without `/`), or an `http(s)` URL without a host:
     ///   `invalid_request`; one that cannot be parsed (control characters, spaces, a malformed escape):
     ///   `invalid_url` (API.md §1).
     /// - More bytes than a version-40 symbol holds at the level: `invalid_request` with `bytes`, `max`, `ecc`.

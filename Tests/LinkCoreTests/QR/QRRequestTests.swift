@@ -37,6 +37,9 @@ import Testing
         ),
         ("url=/&size=0100", "l.io", QRRequest(url: "https://l.io/", size: 100)),
         ("url=/a&margin=1&margin=2&unknown=x", "l.io", QRRequest(url: "https://l.io/a", margin: 2)),
+        // Any absolute URL (§10), not only web ones: an app's own scheme, another protocol.
+        ("url=myapp%3A%2F%2Fusers%2F42", nil, QRRequest(url: "myapp://users/42")),
+        ("url=ftp%3A%2F%2Fx.io%2Fa", "l.io", QRRequest(url: "ftp://x.io/a")),
     ]
 
     @Test(arguments: accepted)
@@ -50,8 +53,8 @@ import Testing
         ("url=/users/42", .invalidRequest, "url"),  // a bare location without a link host
         ("url=users/42", .invalidRequest, "url"),
         ("url=//x.io/a", .invalidRequest, "url"),
-        ("url=ftp%3A%2F%2Fx.io%2Fa", .invalidRequest, "url"),
-        ("url=myapp%3A%2F%2Fusers%2F42", .invalidRequest, "url"),
+        ("url=myapp%3A", .invalidRequest, "url"),
+        ("url=https%3Ax.io", .invalidRequest, "url"),
         ("url=https%3Ax.io", .invalidRequest, "url"),
         ("url=https%3A%2F%2F%2Fa", .invalidRequest, "url"),
         ("url=https%3A%2F%2Fx.io%2F%25zz", .invalidURL, "url"),

@@ -14,6 +14,8 @@ import Testing
         "http://x.io/ABCabc-123_~.!$&'()*+,;=:@/%2F",
         "https://links.example.com/清华/42",
         "https://x.io/12345678901234567890123456789012345678901234567890?id=9876543210",
+        // Any absolute URL (§10): an app's own scheme, a mail address.
+        "myapp://users/42?tab=Posts", "mailto:Support@example.com",
     ]
 
     /// `/v1/qr?url=<url>` with the URL encoded for a query (only unreserved characters left as they are).
@@ -172,7 +174,10 @@ import Testing
         ("margin=17&url=https://x.io", "invalid_request", "margin"),
         ("format=png", "invalid_request", "url"),
         ("url=/users/42", "invalid_request", "url"),
-        ("url=mailto:a@x.io", "invalid_request", "url"),
+        ("url=https:x.io", "invalid_request", "url"),
+        ("url=https:///x", "invalid_request", "url"),
+        ("url=myapp:", "invalid_request", "url"),
+        ("url=users/42", "invalid_request", "url"),
         ("url=https://x.io/%25zz", "invalid_url", "url"),
         // A query value that is not itself well escaped: the request's own query names the field too.
         ("url=/a%zz", "invalid_url", "url"),
