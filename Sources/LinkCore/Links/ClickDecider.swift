@@ -69,8 +69,12 @@ public struct ClickDecider: Sendable {
     public func decide(_ input: Input, resolver: Resolver) -> ClickDecision {
         var facts = input.facts
         if ClickDecider.needsPlatformCheck(facts, lsp: input.lsp) {
+            // Asked before anything is decided; the resolution is still the link's (§7 step 7's JSON answer).
+            let match = input.match ?? resolver.match(facts.location)
+            let resolution = try? resolver.resolve(facts.location, context: facts.context, originMatch: .some(match))
             return ClickDecision(
                 kind: .platformCheck, status: 200, target: nil, platform: Platform.ambiguous.rawValue, bot: nil,
+                resolution: resolution,
                 page: LinkPage.platformCheck(
                     iosURL: ClickDecider.adding("_lsp", "ios", to: facts.linkAsClicked),
                     desktopURL: ClickDecider.adding("_lsp", "desktop", to: facts.linkAsClicked)))

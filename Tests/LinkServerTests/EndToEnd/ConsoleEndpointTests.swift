@@ -103,6 +103,8 @@ import Testing
             #expect(preview.json?["bot"] == "preview")
             let ambiguous = try client.get("/v1/links/decision?url=/users/42&platform=ambiguous")
             #expect(ambiguous.json?["decision"] == "platform_check")
+            // The link's resolution all the same: the route matched (§7 step 7: "the §3 answer, or null").
+            #expect(ambiguous.json?["resolution"]?["route"]?["name"] == "user")
             let missing = try client.get("/v1/links/decision?url=/nowhere/1/2/3")
             #expect(missing.json?["decision"] == "not_found")
             #expect(missing.json?["resolution"] == .null)

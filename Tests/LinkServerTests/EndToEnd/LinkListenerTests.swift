@@ -300,6 +300,10 @@ import Testing
             #expect(check.text.contains("navigator.maxTouchPoints > 1"))
             #expect(check.text.contains("https://links.example.com/users/42?_lsp=ios"))
             #expect(check.text.contains("<noscript>"))
+            // Asked as JSON: the same decision, with the link's resolution (the route matched).
+            let asked = try get(links(server), "/users/42", agent: Self.macSafari, accept: "application/json")
+            #expect(asked.json?["decision"] == "platform_check")
+            #expect(asked.json?["resolution"]?["route"]?["name"] == "user")
             let ios = try get(links(server), "/users/42?_lsp=ios", agent: Self.macSafari)
             #expect(ios.header("location") == "https://apps.apple.com/app/id123456789")
             let stats = try server.client().get("/v1/stats/clicks")
