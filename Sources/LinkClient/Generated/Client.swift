@@ -2453,6 +2453,11 @@ internal struct Client: APIProtocol {
                     name: "params",
                     value: input.query.params
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -2491,6 +2496,13 @@ internal struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 304:
+                    let headers: Operations.GetResources.Output.NotModified.Headers = .init(eTag: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "ETag",
+                        as: Swift.String.self
+                    ))
+                    return .notModified(.init(headers: headers))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.BadRequest.Body

@@ -3028,12 +3028,21 @@ internal enum Operations {
             internal var query: Operations.GetResources.Input.Query
             /// - Remark: Generated from `#/paths/v1/resources/GET/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Entity tags the client holds (`"<revision>"`, or `*`); when the answer's `ETag` is one of them (weak comparison), 304 without a body.
+                ///
+                /// - Remark: Generated from `#/paths/v1/resources/GET/header/If-None-Match`.
+                internal var ifNoneMatch: Swift.String?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetResources.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifNoneMatch: Entity tags the client holds (`"<revision>"`, or `*`); when the answer's `ETag` is one of them (weak comparison), 304 without a body.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetResources.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    ifNoneMatch: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetResources.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -3154,6 +3163,54 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct NotModified: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/resources/GET/responses/304/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// `"<revision>"`, as on the 200.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/resources/GET/responses/304/headers/ETag`.
+                    internal var eTag: Swift.String
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: `"<revision>"`, as on the 200.
+                    internal init(eTag: Swift.String) {
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetResources.Output.NotModified.Headers
+                /// Creates a new `NotModified`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.GetResources.Output.NotModified.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// Not modified: `If-None-Match` names this answer's entity tag (the same revision)
+            ///
+            /// - Remark: Generated from `#/paths//v1/resources/get(getResources)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Operations.GetResources.Output.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            internal var notModified: Operations.GetResources.Output.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }
@@ -8651,7 +8708,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/qr/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// An absolute `http`/`https` URL, or a location starting with `/`, percent-encoded as a query value. Encoded exactly as given; one that cannot be parsed (control characters, spaces, a malformed percent-escape) is 400 `invalid_url`.
+                /// An absolute URL (of any scheme: `https://…`, an app's own `myapp://…`; an `http`/`https` one with a host), or a location starting with `/`, percent-encoded as a query value. Encoded exactly as given; one that cannot be parsed (control characters, spaces, a malformed percent-escape) is 400 `invalid_url`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/qr/GET/query/url`.
                 internal var url: Swift.String
@@ -8684,7 +8741,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - url: An absolute `http`/`https` URL, or a location starting with `/`, percent-encoded as a query value. Encoded exactly as given; one that cannot be parsed (control characters, spaces, a malformed percent-escape) is 400 `invalid_url`.
+                ///   - url: An absolute URL (of any scheme: `https://…`, an app's own `myapp://…`; an `http`/`https` one with a host), or a location starting with `/`, percent-encoded as a query value. Encoded exactly as given; one that cannot be parsed (control characters, spaces, a malformed percent-escape) is 400 `invalid_url`.
                 ///   - format:
                 ///   - size: Width and height of the image in pixels.
                 ///   - margin: The quiet zone around the symbol, in modules.

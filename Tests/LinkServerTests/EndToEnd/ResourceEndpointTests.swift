@@ -5,6 +5,31 @@ import Testing
 
 /// `/v1/resources` over HTTP: shapes, statuses, entity tags, preconditions and errors (API.md §4).
 @Suite struct ResourceEndpointTests {
+    /// A read with `If-None-Match` naming its `ETag` is 304 with the tag and no body (RFC 9110 §13.1.2): by
+    /// location, by name, the list; a write moves the tag and the next read is a 200 again.
+    @Test func readsAnswer304WhileTheRevisionIsTheOneHeld() throws {
+        try withServer { server in
+            let client = server.client()
+            #expect(try client.post("/v1/resources", ["path": "/flags/:p", "name": "flags", "value": 1]).status == 201)
+            for target in ["/v1/resources?loc=/flags/ios", "/v1/resources?name=flags&p=ios", "/v1/resources"] {
+                let first = try client.get(target)
+                let tag = try #require(first.header("ETag"))
+                let again = try client.get(target, headers: ["If-None-Match": tag])
+                #expect(again.status == 304, "\(target)")
+                #expect(again.header("ETag") == tag)
+                #expect(again.body.isEmpty)
+                #expect(try client.get(target, headers: ["If-None-Match": "W/\(tag), \"x\""]).status == 304)
+                let other = try client.get(target, headers: ["If-None-Match": #""999""#])
+                #expect(other.status == 200, "\(other.status) \(other.text)")
+            }
+            let held = try #require(try client.get("/v1/resources?loc=/flags/ios").header("ETag"))
+            #expect(try client.request("PATCH", "/v1/resources", json: ["name": "flags", "value": 2]).status == 200)
+            let changed = try client.get("/v1/resources?loc=/flags/ios", headers: ["If-None-Match": held])
+            #expect(changed.status == 200)
+            #expect(changed.json?["value"] == 2)
+        }
+    }
+
     @Test func createReadListUpdateDelete() throws {
         try withServer { server in
             let client = server.client()
