@@ -9,11 +9,12 @@ public enum LinkPage {
         return output.string
     }
 
-    /// `text` cut to at most `limit` characters (an ellipsis marks a cut).
+    /// `text` cut to its first `limit` characters, as §7 says (no ellipsis: it would replace the last character
+    /// kept; a preview card marks a cut text itself).
     public static func cut(_ text: String, to limit: Int) -> String {
         // No more bytes than the limit means no more characters either: most texts never count characters.
         guard text.utf8.count > limit, text.count > limit else { return text }
-        return String(text.prefix(limit - 1)) + "…"
+        return String(text.prefix(limit))
     }
 
     private static func document(title: String, head: String = "", body: String) -> String {

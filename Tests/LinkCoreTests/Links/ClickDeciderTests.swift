@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LinkCore
@@ -231,7 +232,13 @@ import Testing
         #expect(page.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;"))
         #expect(!page.contains("<script"))
         let title = try #require(page.split(separator: "\n").first { $0.contains("og:title") })
-        #expect(title.contains("…"))
+        // Cut to its first 70 characters (counted before escaping), nothing added.
+        let content = try #require(title.split(separator: "content=\"").last?.split(separator: "\"").first)
+        let unescaped = content.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&amp;", with: "&")
+        #expect(unescaped.count == 70, "\(unescaped)")
+        #expect(!title.contains("…"))
         #expect(page.contains(#"<meta property="og:description" content="Say &quot;hi&quot; to &lt;script&gt;"#))
     }
 

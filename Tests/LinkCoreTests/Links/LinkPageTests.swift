@@ -49,12 +49,13 @@ import Testing
         let page = LinkPage.preview(
             title: String(repeating: "t", count: 100), description: nil, image: nil, url: "https://l/1", siteName: nil,
             canonical: nil)
-        #expect(page.contains("<meta property=\"og:title\" content=\"\(String(repeating: "t", count: 69))…\">"))
+        // Cut to its first 70 characters (§7), no more, no less, and nothing added.
+        #expect(page.contains("<meta property=\"og:title\" content=\"\(String(repeating: "t", count: 70))\">"))
         #expect(page.contains("<meta name=\"twitter:card\" content=\"summary\">"))
         for absent in ["description", "og:image", "og:site_name", "canonical", "<p>"] {
             #expect(!page.contains(absent))
         }
-        #expect(page.contains("<main><h1>\(String(repeating: "t", count: 69))…</h1></main>"))
+        #expect(page.contains("<main><h1>\(String(repeating: "t", count: 70))</h1></main>"))
     }
 
     @Test func aMessagePageEscapesItsTexts() {
