@@ -36,9 +36,16 @@ enum Launcher {
             return 2
         }
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = config.logLevel
-            return handler
+            switch config.logFormat {
+            case .text:
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = config.logLevel
+                return handler
+            case .json:
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = config.logLevel
+                return handler
+            }
         }
         let logger = Logger(label: "LinkServer")
         // Catch SIGTERM and SIGINT before anything listens: a signal sent as soon as the first listener is logged

@@ -25,7 +25,7 @@ extension Config {
     ///   `links.apps.android.package`, `.scheme`, `.sha256CertFingerprints`, `.storeURL`
     /// - `events.queueLimit`, `events.maxSubscriptions`, `events.maxTypes`, `events.maxPerSubscription`
     /// - `auth.adminToken` (`LINK_ADMIN_TOKEN`), `auth.readToken` (`LINK_READ_TOKEN`); both secret
-    /// - `logging.level` (`--log-level`, `LINK_LOG_LEVEL`), `logging.accessLog`
+    /// - `logging.level` (`--log-level`, `LINK_LOG_LEVEL`), `logging.accessLog`, `logging.format`
     ///
     /// A new setting is one read here (and its default in ``defaults(processors:)``, if it has one), plus an option
     /// in ``LinkServerCommand`` where the contract names a flag. Every key is read unconditionally: the keys read
@@ -98,6 +98,11 @@ extension Config {
             }
         }
         logLevel = try reader.level("logging.level", allowOff: false) ?? .info
+        let format = try reader.string("logging.format")
+        guard let logFormat = LogFormat(rawValue: format) else {
+            throw reader.invalid("logging.format", "text or json")
+        }
+        self.logFormat = logFormat
         accessLogLevel = try reader.level("logging.accessLog", allowOff: true)
     }
 
@@ -125,7 +130,7 @@ extension Config {
             "links.bufferedClicks": .int(base.links.bufferedClicks), "events.queueLimit": .int(base.eventsQueueLimit),
             "events.maxSubscriptions": .int(base.maxSubscriptions), "events.maxTypes": .int(base.eventsMaxTypes),
             "events.maxPerSubscription": .int(base.eventsMaxPerSubscription),
-            "logging.level": .string(base.logLevel.rawValue),
+            "logging.level": .string(base.logLevel.rawValue), "logging.format": .string(base.logFormat.rawValue),
             "logging.accessLog": .string(base.accessLogLevel?.rawValue ?? "off"),
         ]
         return values.mapValues { ConfigValue($0, isSecret: false) }

@@ -37,9 +37,16 @@ struct Config: Sendable {
     /// Bearer token required for reads, when set.
     var readToken: String?
     var logLevel: Logger.Level = .info
+    /// `logging.format`: `text` (swift-log's lines) or `json` (one JSON object a line, ``JSONLogHandler``).
+    var logFormat = LogFormat.text
     /// `LINK_` variables of the environment that name no setting: warned about at start (a typo is otherwise
     /// silently a default).
     var unusedVariables: [String] = []
     /// The level of the per-request access log line; `nil` turns it off.
     var accessLogLevel: Logger.Level? = .debug
+}
+
+/// How log lines are written (`logging.format`).
+enum LogFormat: String, CaseIterable, Sendable {
+    case text, json
 }

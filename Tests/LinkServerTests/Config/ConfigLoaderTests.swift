@@ -43,6 +43,7 @@ import Testing
         #expect(config.adminToken == nil)
         #expect(config.storage == .sqlite)
         #expect(config.logLevel == .info)
+        #expect(config.logFormat == .text)
         #expect(config.accessLogLevel == .debug)
         #expect(config.links.port == 8081)
         #expect(config.links.ios == nil)
@@ -102,6 +103,7 @@ import Testing
         ("LINK_BODY_TIMEOUT", "3601", "server.bodyTimeout"),
         ("LINK_CONNECTION_LIMIT_PER_ADDRESS", "-1", "server.connectionLimitPerAddress"),
         ("LINK_SERVER_SHUTDOWN_DELAY", "-1", "server.shutdownDelay"),
+        ("LINK_LOGGING_FORMAT", "xml", "logging.format"),
         ("LINK_SERVER_SHUTDOWN_GRACE", "3601", "server.shutdownGrace"),
         ("LINK_LINKS_ENABLED", "maybe", "links.enabled"),
         ("LINK_LINKS_REDIRECT_STATUS", "303", "links.redirectStatus"),

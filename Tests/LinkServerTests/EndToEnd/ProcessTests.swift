@@ -1,4 +1,5 @@
 import Foundation
+import LinkCore
 import Testing
 
 #if canImport(Glibc)
@@ -151,6 +152,35 @@ import Testing
         #expect(server.log.contains("still serving until the load balancer has seen /readyz 503"))
         #expect(!server.log.contains("a second signal: stopping now"))
         #expect(server.log.contains("stopped"))
+    }
+
+    /// `logging.format: json` (`LINK_LOGGING_FORMAT`): every line the process writes, from the start to the stop,
+    /// is one JSON object with the time (RFC 3339, milliseconds), the level and the message.
+    @Test func jsonLogLinesFromStartToStop() throws {
+        let server = try ServerProcess(
+            arguments: ["--host", "127.0.0.1", "--port", "0", "--data-dir", TestServer.temporaryDirectory()],
+            environment: ["LINK_LOGGING_FORMAT": "json", "LINK_LOGGING_ACCESS_LOG": "info"])
+        let port = try server.waitUntilListening()
+        #expect(try HTTPClient(port: port).get("/healthz").status == 200)
+        try server.waitForLog(#""message":"request""#)
+        server.signal(SIGTERM)
+        #expect(try server.waitForExit() == 0)
+        let lines = server.log.split(separator: "\n")
+        #expect(lines.count >= 4)
+        var messages: [String] = []
+        for line in lines {
+            let json = try JSONParser.parse(Array(line.utf8))
+            let time = try #require(json["time"]?.stringValue, "\(line)")
+            #expect(time.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/) != nil)
+            #expect(json["level"] != nil)
+            messages.append(try #require(json["message"]?.stringValue))
+        }
+        #expect(messages.contains { $0.hasPrefix("listening on http://127.0.0.1:") })
+        #expect(messages.last == "stopped")
+        // The access line's fields are the object's own keys.
+        let access = try lines.map { try JSONParser.parse(Array($0.utf8)) }.first { $0["message"] == "request" }
+        #expect(access?["http.endpoint"] == "/healthz")
+        #expect(access?["http.status"] == "200")
     }
 
     @Test func stopsOnSIGINTToo() throws {
