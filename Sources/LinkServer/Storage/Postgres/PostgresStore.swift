@@ -28,6 +28,13 @@ final class PostgresStore: Store {
     static let clickTimeout = Duration.seconds(2)
     /// How long the start-up check waits for a connection.
     static let connectTimeout = Duration.seconds(5)
+    /// The database's own limit on one statement, below ``timeout``: a write that waits too long (a row lock held
+    /// elsewhere) is rolled back by the database before the caller gives up on it, so a 503 `unavailable` means
+    /// the change was not made, and a retry makes it once (without it, the statement went on after the 503 and
+    /// committed: a retried emit was two events, a retried conditional write a 412).
+    static let statementTimeout = Duration.seconds(9)
+    /// Set on every connection as it starts.
+    static let startupParameters = [("statement_timeout", String(statementTimeout.milliseconds))]
 
     /// Connects, checks the database answers, and applies pending migrations.
     ///
@@ -42,6 +49,7 @@ final class PostgresStore: Store {
             database: location.database, tls: PostgresStore.clientTLS(location.tls))
         configuration.options.connectTimeout = PostgresStore.connectTimeout
         configuration.options.minimumConnections = 1
+        configuration.options.additionalStartupParameters = PostgresStore.startupParameters
         // The pool's own messages only from errors up: its warning that a lease came a moment before `run()` began
         // is noise here, and a lost connection is reported by ``StoreFollower``.
         clientConfiguration = configuration
@@ -111,6 +119,7 @@ final class PostgresStore: Store {
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: tls)
         configuration.options.connectTimeout = .seconds(Int64(connectTimeout.components.seconds))
+        configuration.options.additionalStartupParameters = startupParameters
         return configuration
     }
 
