@@ -71,6 +71,14 @@ final class ClickLedger: Sendable {
     func stop() {
         timer.withLock { $0 }?.stop()
         flush()
+        // The store could not take them (a shared store out of reach at the stop, a full disk): said as lost, not
+        // as "kept for the next try", since there is none.
+        let lost = pending.withLock { $0.total }
+        if lost > 0 {
+            logger.error(
+                "click statistics not written at stop; these clicks are lost",
+                metadata: ["clicks": "\(lost)"])
+        }
     }
 
     /// Writes the pending counters in one transaction; on failure they stay pending for the next try.

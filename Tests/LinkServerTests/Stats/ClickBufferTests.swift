@@ -1,4 +1,5 @@
 import LinkCore
+import Logging
 import Testing
 
 @testable import LinkServer
@@ -32,5 +33,34 @@ import Testing
         for index in 0..<100 { pending.add(Self.key("/k\(index % 7)"), name: nil, count: 1, limit: 100) }
         #expect(pending.total == 100 && pending.dropped == 0)
         #expect(pending.counters.values.reduce(0) { $0 + $1.count } == 100)
+    }
+
+    /// A stop whose last write fails (a shared store out of reach, here a trigger that refuses every row) says
+    /// how many clicks are lost; it said "kept for the next try", and there is none. A stop that writes them says
+    /// nothing of the kind.
+    @Test func aStopThatCannotWriteSaysHowManyClicksAreLost() throws {
+        for refusing in [true, false] {
+            let store = try SQLiteStore(directory: TestServer.temporaryDirectory())
+            if refusing {
+                try store.database.write { db in
+                    try db.execute(
+                        sql: "CREATE TRIGGER refuse BEFORE INSERT ON click_count "
+                            + "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+                }
+            }
+            let capture = DaemonLogTests.Capture()
+            let ledger = ClickLedger(store: store, logger: Logger(label: "test", factory: capture.handler))
+            for _ in 0..<3 { ledger.record(Self.key("/a"), name: "a") }
+            ledger.record(Self.key("/b"), name: nil)
+            ledger.stop()
+            let lost = capture.entries.withLock { $0 }.first { $0.message.contains("these clicks are lost") }
+            if refusing {
+                #expect(lost?.metadata["clicks"] == "4")
+            } else {
+                #expect(lost == nil)
+                #expect(try store.loadClickCounts(from: 20_000, to: 20_000).map(\.count).reduce(0, +) == 4)
+            }
+            try store.close()
+        }
     }
 }
