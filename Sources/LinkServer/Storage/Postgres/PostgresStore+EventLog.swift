@@ -82,7 +82,7 @@ extension PostgresStore {
                 """
                 SELECT shapes, acked, cursor, dropped, dropped_through, ttl_ms, active_until, generation, retired,
                     retired_through
-                FROM event_subscription WHERE id = \(id) FOR UPDATE
+                FROM event_subscription WHERE id = \(id) \(unescaped: changing ? "FOR UPDATE" : "")
                 """, logger: logger
             ).decode(([String], Int, Int, Int, Int, Int64, Int64, Int, [String], [Int]).self)
             var found: ([String], Int, Int, Int, Int, Int64, Int64, Int, [String], [Int])?
@@ -289,6 +289,10 @@ extension PostgresStore {
     /// Serialised across instances, so a removed event is counted once.
     func sweepEvents(now: Int64, retain: Int) throws {
         try transaction { connection, logger in
+            // No statement limit here (connections start with one, PostgresStore.statementTimeout): a sweep that
+            // takes long must still finish, or the log it would shorten only grows. Its caller does not answer
+            // anyone.
+            try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
             try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.sweepLock))", logger: logger)
             let expired = try await connection.query(
                 "DELETE FROM event_subscription WHERE active_until + ttl_ms < \(now) RETURNING id", logger: logger
