@@ -68,10 +68,12 @@ public struct ClickDecider: Sendable {
 
     public func decide(_ input: Input, resolver: Resolver) -> ClickDecision {
         var facts = input.facts
-        if ClickDecider.needsPlatformCheck(facts, lsp: input.lsp) {
-            // Asked before anything is decided; the resolution is still the link's (§7 step 7's JSON answer).
-            let match = input.match ?? resolver.match(facts.location)
-            let resolution = try? resolver.resolve(facts.location, context: facts.context, originMatch: .some(match))
+        // The platform the click counts under (still `ambiguous` when the platform check is asked), then the link's
+        // resolution under it, which the platform check's JSON answer carries too (§7 step 7).
+        facts.platform = ClickDecider.platform(facts, lsp: input.lsp)
+        let match = input.match ?? resolver.match(facts.location)
+        let resolution = try? resolver.resolve(facts.location, context: facts.context, originMatch: .some(match))
+        if ClickDecider.needsPlatformCheck(input.facts, lsp: input.lsp) {
             return ClickDecision(
                 kind: .platformCheck, status: 200, target: nil, platform: Platform.ambiguous.rawValue, bot: nil,
                 resolution: resolution,
@@ -79,10 +81,7 @@ public struct ClickDecider: Sendable {
                     iosURL: ClickDecider.adding("_lsp", "ios", to: facts.linkAsClicked),
                     desktopURL: ClickDecider.adding("_lsp", "desktop", to: facts.linkAsClicked)))
         }
-        facts.platform = ClickDecider.platform(facts, lsp: input.lsp)
-        let match = input.match ?? resolver.match(facts.location)
         let clicked = match.map { resolver.table.routes[$0.index] }
-        let resolution = try? resolver.resolve(facts.location, context: facts.context, originMatch: .some(match))
         var decision = ClickDecision(
             kind: .notFound, status: 404, target: nil, platform: facts.platform.rawValue, bot: facts.bot,
             resolution: resolution, clicked: clicked)
