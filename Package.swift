@@ -108,7 +108,7 @@ if !clientOnly {
         .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore", "LinkTestSupport"]),
         .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "LinkCore", "LinkTestSupport"]),
         // Runs the client against the real server, in process.
-        .testTarget(name: "LinkClientTests", dependencies: ["LinkClient", "LinkServer"]),
+        .testTarget(name: "LinkClientTests", dependencies: ["LinkClient", "LinkServer", "LinkTestSupport"]),
     ]
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LinkCore
+import LinkTestSupport
 import Logging
 
 @testable import LinkServer
@@ -24,8 +25,7 @@ final class LiveServer: @unchecked Sendable {
 
     init(_ settings: Settings = Settings()) throws {
         self.settings = settings
-        dataDir = NSTemporaryDirectory() + "linkclient-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
+        dataDir = TemporaryFolders.make("client")
         application = try LiveServer.start(settings, dataDir: dataDir, port: 0)
         port = application.port
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LinkCore
+import LinkTestSupport
 import Logging
 
 @testable import LinkServer
@@ -33,11 +34,8 @@ final class TestServer {
     /// A new client connected to this server.
     func client() -> HTTPClient { HTTPClient(port: port) }
 
-    static func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "linkserver-test-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    /// A new empty folder, removed when the test process exits.
+    static func temporaryDirectory() -> String { TemporaryFolders.make("server") }
 }
 
 /// Runs `body` against a fresh server and always stops it.
