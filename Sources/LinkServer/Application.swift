@@ -208,6 +208,8 @@ final class Application: Sendable {
     }
 
     private let readinessFlag: ReadinessFlag
+    /// Set by ``endGrace()``: the stop waits no longer for requests in flight.
+    private let graceEnded = Atomic<Bool>(false)
     /// The `meta` key holding the highest event `seq` the bus may hand out before reserving more.
     static let seqReservationKey = "events.seqReserved"
 
@@ -286,15 +288,27 @@ final class Application: Sendable {
         logger.info("stopping: /readyz answers 503")
     }
 
+    /// A further SIGTERM or SIGINT during ``shutdown()``: the requests still in flight are not waited for any more.
+    func endGrace() {
+        let inFlight = daemon.requestsInProgress + (linksDaemon?.requestsInProgress ?? 0)
+        graceEnded.store(true, ordering: .releasing)
+        logger.info("a further signal: not waiting for requests in flight", metadata: ["requests": "\(inFlight)"])
+    }
+
     /// Stops accepting, finishes requests in flight, stops the daemon and closes the store.
     func shutdown() {
         readinessFlag.value = .stopping
         logger.info("shutting down")
         // Answer every waiting poll first: libmicrohttpd cannot stop with suspended connections.
         events.close()
-        let grace = Duration.seconds(config.shutdownGrace)
-        linksDaemon?.stop(grace: grace)
-        daemon.stop(grace: grace)
+        // Both listeners stop taking connections at once and share one grace, so the stop takes at most
+        // `shutdownGrace` (an orchestrator's kill timer is sized from it), or less after a further signal.
+        linksDaemon?.beginDraining()
+        daemon.beginDraining()
+        let deadline = ContinuousClock.now + .seconds(config.shutdownGrace)
+        let waitEnded = { self.graceEnded.load(ordering: .acquiring) }
+        linksDaemon?.stop(waitingUntil: deadline, unless: waitEnded)
+        daemon.stop(waitingUntil: deadline, unless: waitEnded)
         tokenPurge.stop()
         listener?.stop()
         storeWorkers?.stop()

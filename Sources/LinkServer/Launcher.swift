@@ -78,8 +78,11 @@ enum Launcher {
                 logger.info("a second signal: stopping now")
             }
         }
-        termination.finish()
+        // No reload runs beside the stop; a further SIGTERM or SIGINT ends its wait for requests in flight.
+        termination.finishReloads()
+        termination.onFurtherSignals { application.endGrace() }
         application.shutdown()
+        termination.finish()
         return 0
     }
 }
@@ -90,21 +93,22 @@ enum Launcher {
 /// handler (the start logs "listening on" before it ends) is kept and runs the reload then.
 final class TerminationSignal {
     private let received = DispatchSemaphore(value: 0)
-    private var sources: [any DispatchSourceSignal] = []
     private let reloads = ReloadRequests()
+    private let hangUp: any DispatchSourceSignal
+    /// SIGTERM's and SIGINT's.
+    private var stops: [any DispatchSourceSignal] = []
 
     init() {
         signal(SIGHUP, SIG_IGN)
-        let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: reloads.queue)
+        hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: reloads.queue)
         hangUp.setEventHandler { [reloads] in reloads.received() }
         hangUp.resume()
-        sources.append(hangUp)
         for signalNumber in [SIGTERM, SIGINT] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler { [received] in received.signal() }
             source.resume()
-            sources.append(source)
+            stops.append(source)
         }
     }
 
@@ -125,11 +129,23 @@ final class TerminationSignal {
         return received.wait(timeout: .now() + .milliseconds(milliseconds)) == .success
     }
 
-    /// Stops catching signals, then waits until a reload under way (or kept for the handler) has ended, so that none
+    /// Stops catching SIGHUP, then waits until a reload under way (or kept for the handler) has ended, so that none
     /// runs beside the shutdown.
-    func finish() {
-        for source in sources { source.cancel() }
+    func finishReloads() {
+        hangUp.cancel()
         reloads.queue.sync {}
+    }
+
+    /// Runs `action` on every SIGTERM or SIGINT from now on, and at once for one that came since the last wait.
+    func onFurtherSignals(_ action: @escaping @Sendable () -> Void) {
+        for source in stops { source.setEventHandler(handler: action) }
+        if received.wait(timeout: .now()) == .success { action() }
+    }
+
+    /// Stops catching signals (they stay ignored), then waits until a reload under way has ended.
+    func finish() {
+        for source in stops { source.cancel() }
+        finishReloads()
     }
 }
 

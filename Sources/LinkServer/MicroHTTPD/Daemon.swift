@@ -20,7 +20,7 @@ final class Daemon: @unchecked Sendable {
     private var mhd: OpaquePointer?
     private let requestsInFlight = Atomic<Int>(0)
     private let suspendedCount = Atomic<Int>(0)
-    /// Set by ``stop(grace:)``: from then on the accept policy closes every new connection unanswered.
+    /// Set by ``beginDraining()``: from then on the accept policy closes every new connection unanswered.
     private let draining = Atomic<Bool>(false)
     /// The refusals decided on a request's head, and request ids.
     private let admission: RequestAdmission
@@ -100,10 +100,15 @@ final class Daemon: @unchecked Sendable {
     /// take the listening socket out of their epoll sets themselves, and the loser of that race aborts the
     /// process ("Failed to remove listen FD from epoll set", seen in CI; docs/reliability.md).
     func stop(grace: Duration = .seconds(5)) {
+        stop(waitingUntil: ContinuousClock.now + grace)
+    }
+
+    /// ``stop(grace:)`` with the wait for requests in flight ending at `deadline`, or as soon as `waitEnded` says so
+    /// (an operator's second signal).
+    func stop(waitingUntil deadline: ContinuousClock.Instant, unless waitEnded: () -> Bool = { false }) {
         guard let mhd else { return }
-        draining.store(true, ordering: .releasing)
-        let deadline = ContinuousClock.now + grace
-        while requestsInFlight.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline {
+        beginDraining()
+        while requestsInFlight.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline, !waitEnded() {
             usleep(10_000)
         }
         MHD_stop_daemon(mhd)
@@ -111,7 +116,12 @@ final class Daemon: @unchecked Sendable {
         deadlines.stop()
     }
 
-    /// Whether a new connection may be served: not once ``stop(grace:)`` has begun.
+    /// From now on every new connection is closed unanswered; requests already begun are served.
+    func beginDraining() {
+        draining.store(true, ordering: .releasing)
+    }
+
+    /// Whether a new connection may be served: not once ``beginDraining()`` or ``stop(grace:)`` has begun.
     func admitsConnections() -> Bool { !draining.load(ordering: .acquiring) }
 
     // MARK: - Callbacks (MHD worker threads)

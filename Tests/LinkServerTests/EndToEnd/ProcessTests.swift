@@ -154,6 +154,30 @@ import Testing
         #expect(server.log.contains("stopped"))
     }
 
+    /// A further signal during the stop ends its wait for requests in flight (`server.shutdownGrace`, here an hour):
+    /// an operator who sees a stuck stop need not reach for SIGKILL, and the store is still closed cleanly.
+    @Test func aFurtherSignalEndsTheWaitForRequestsInFlight() throws {
+        let server = try ServerProcess(
+            arguments: ["--host", "127.0.0.1", "--port", "0", "--data-dir", TestServer.temporaryDirectory()],
+            environment: ["LINK_SERVER_SHUTDOWN_GRACE": "3600"])
+        let port = try server.waitUntilListening()
+        // A request whose body never comes; the interim 100 says the server has begun it.
+        let inFlight = HTTPClient(port: port)
+        try inFlight.sendRaw(
+            Array(
+                ("POST /v1/routes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20\r\n"
+                    + "Expect: 100-continue\r\n\r\n").utf8))
+        #expect(try inFlight.readResponse().status == 100)
+        server.signal(SIGTERM)
+        try server.waitForLog("shutting down")
+        #expect(server.process.isRunning)
+        server.signal(SIGTERM)
+        #expect(try server.waitForExit() == 0)
+        let line = server.log.split(separator: "\n").first { $0.contains("a further signal: not waiting") }
+        #expect(line?.contains("requests=1") == true, "\(server.log)")
+        #expect(server.log.contains("stopped"))
+    }
+
     /// `logging.format: json` (`LINK_LOGGING_FORMAT`): every line the process writes, from the start to the stop,
     /// is one JSON object with the time (RFC 3339, milliseconds), the level and the message.
     @Test func jsonLogLinesFromStartToStop() throws {

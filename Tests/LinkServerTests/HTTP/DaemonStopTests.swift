@@ -82,6 +82,25 @@ import Testing
         Self.expectUnanswered(by: handler, port: port)
     }
 
+    /// The wait for requests in flight ends when the caller says so (a further signal), however long the grace.
+    @Test func theWaitForRequestsInFlightEndsWhenAsked() throws {
+        let handler = Answering()
+        let daemon = try Self.started(handler: handler)
+        let inFlight = HTTPClient(port: daemon.port)
+        try inFlight.sendRaw(
+            Array("POST /x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\nnu".utf8))
+        while daemon.requestsInProgress == 0 { usleep(1_000) }
+        let ended = Atomic<Bool>(false)
+        let stopped = Self.inBackground {
+            daemon.stop(waitingUntil: .now + .seconds(3600)) { ended.load(ordering: .acquiring) }
+        }
+        while daemon.admitsConnections() { usleep(1_000) }
+        #expect(stopped.wait(timeout: .now()) == .timedOut)
+        ended.store(true, ordering: .releasing)
+        #expect(stopped.wait(timeout: .now() + 30) == .success)
+        #expect(daemon.requestsInProgress == 0)
+    }
+
     /// Stops each of many daemons while three clients keep opening connections to it. With `MHD_quiesce_daemon` this
     /// sometimes aborted the whole test process (the panic comes from inside libmicrohttpd); now every round ends
     /// with the daemon stopped and answering nothing more.
