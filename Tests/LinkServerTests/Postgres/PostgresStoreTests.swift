@@ -78,6 +78,45 @@ extension PostgresSuites {
             }
         }
 
+        /// A transaction whose work outlasts its caller is rolled back, not committed after the caller was answered
+        /// `unavailable`. The second insert of the same key waits for the first transaction's end, so it tells its
+        /// outcome without a sleep: it inserts only if the first was rolled back.
+        @Test func aTransactionItsCallerGaveUpOnIsRolledBack() async throws {
+            try await Self.onTwoStores { (a, b) throws in
+                #expect(throws: LinkError.storeUnreachable) {
+                    try a.transaction(timeout: .milliseconds(300)) { connection, logger in
+                        try await connection.query(
+                            "INSERT INTO meta (key, value) VALUES ('late', 'first')", logger: logger)
+                        try await connection.query("SELECT pg_sleep(1)", logger: logger)
+                    }
+                }
+                let inserted = try b.run { connection, logger in
+                    try await connection.query(
+                        "INSERT INTO meta (key, value) VALUES ('late', 'second') ON CONFLICT DO NOTHING RETURNING key",
+                        logger: logger
+                    ).collectColumn(String.self)
+                }
+                #expect(inserted == ["late"])
+                #expect(try a.meta("late") == "second")
+            }
+        }
+
+        /// A statement sent while its caller still waited is waited for, past the caller's time: its caller is told
+        /// what it did (here, that it committed), never `unavailable` for a change that was made.
+        @Test func aStatementBegunInTimeIsWaitedForPastTheTimeout() async throws {
+            try await Self.onTwoStores { (a, _) throws in
+                let keys = try a.run(timeout: .seconds(2)) { connection, logger in
+                    try await connection.query(
+                        """
+                        INSERT INTO meta (key, value) SELECT 'slow', 'made' FROM pg_sleep(2.5) RETURNING key
+                        """, logger: logger
+                    ).collectColumn(String.self)
+                }
+                #expect(keys == ["slow"])
+                #expect(try a.meta("slow") == "made")
+            }
+        }
+
         @Test func maxClicksTokensAndSeqBlocksHoldAcrossStores() async throws {
             try await Self.onThread {
                 let url = try PostgresTestDatabase.create()

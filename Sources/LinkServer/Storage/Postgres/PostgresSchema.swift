@@ -116,8 +116,8 @@ extension PostgresStore {
 
     /// Every applied migration version, oldest first.
     func appliedMigrations() throws -> [Int] {
-        try run { client, logger in
-            try await client.query("SELECT version FROM linkserver_schema ORDER BY version", logger: logger)
+        try run { connection, logger in
+            try await connection.query("SELECT version FROM linkserver_schema ORDER BY version", logger: logger)
                 .collectColumn(Int32.self).map(Int.init)
         }
     }

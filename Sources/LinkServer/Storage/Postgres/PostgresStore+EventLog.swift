@@ -172,9 +172,11 @@ extension PostgresStore {
     func appendEvent(_ event: StoredEvent, now: Int64, onlyIfHeard: Bool) throws -> (seq: Int, delivered: Int)? {
         // A click waits on it (`linkClick`): as briefly as on its other store calls.
         let rows = try run(timeout: onlyIfHeard ? PostgresStore.clickTimeout : PostgresStore.timeout) {
-            client, logger in
-            try await client.query(PostgresStore.appending(event, now: now, onlyIfHeard: onlyIfHeard), logger: logger)
-                .collectRows(Int.self, Int.self)
+            connection, logger in
+            try await connection.query(
+                PostgresStore.appending(event, now: now, onlyIfHeard: onlyIfHeard), logger: logger
+            )
+            .collectRows(Int.self, Int.self)
         }
         return rows.first.map { (seq: $0.0, delivered: $0.1) }
     }
@@ -213,9 +215,9 @@ extension PostgresStore {
     func queues(_ ids: [String], latest: Int, queueLimit: Int) throws -> [String: SharedPollState] {
         guard !ids.isEmpty else { return [:] }
         typealias Row = (String, [String], Int, Int, [String], [Int], Int?, [String]?, String?, Int?)
-        let rows: [Row] = try run { client, logger in
+        let rows: [Row] = try run { connection, logger in
             var rows: [Row] = []
-            let sequence = try await client.query(
+            let sequence = try await connection.query(
                 """
                 SELECT s.id, s.shapes, s.cursor, s.dropped, s.retired, s.retired_through, q.seq, q.shapes, q.body,
                     q.total
@@ -254,8 +256,8 @@ extension PostgresStore {
 
     /// The `seq` and shapes of the events after `after` up to `through`, oldest first (at most `limit`).
     func eventShapes(after: Int, through: Int, limit: Int) throws -> [(seq: Int, shapes: [String])] {
-        try run { client, logger in
-            try await client.query(
+        try run { connection, logger in
+            try await connection.query(
                 """
                 SELECT seq, shapes FROM event_log WHERE seq > \(after) AND seq <= \(through)
                 ORDER BY seq LIMIT \(limit)
@@ -266,8 +268,8 @@ extension PostgresStore {
 
     /// Live subscriptions.
     func subscriptionCount(now: Int64) throws -> Int {
-        try run { client, logger in
-            try await client.query(
+        try run { connection, logger in
+            try await connection.query(
                 "SELECT count(*) FROM event_subscription WHERE active_until + ttl_ms >= \(now)", logger: logger
             ).collectColumn(Int.self).first ?? 0
         }
@@ -276,8 +278,8 @@ extension PostgresStore {
     /// The generation of each of `ids` that still exists (a missing one was closed or expired).
     func subscriptionGenerations(_ ids: [String]) throws -> [String: Int] {
         guard !ids.isEmpty else { return [:] }
-        let rows = try run { client, logger in
-            try await client.query(
+        let rows = try run { connection, logger in
+            try await connection.query(
                 "SELECT id, generation FROM event_subscription WHERE id = ANY(\(ids)::text[])", logger: logger
             ).collectRows(String.self, Int.self)
         }
@@ -288,7 +290,7 @@ extension PostgresStore {
     /// `retain` behind the last `seq` (counted as missed by the subscriptions that had not acknowledged them).
     /// Serialised across instances, so a removed event is counted once.
     func sweepEvents(now: Int64, retain: Int) throws {
-        try transaction { connection, logger in
+        try transaction(commitsLate: true) { connection, logger in
             // No statement limit here (connections start with one, PostgresStore.statementTimeout): a sweep that
             // takes long must still finish, or the log it would shorten only grows. Its caller does not answer
             // anyone.

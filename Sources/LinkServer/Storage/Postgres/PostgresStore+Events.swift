@@ -4,8 +4,8 @@ import PostgresNIO
 /// Event types in PostgreSQL (API.md §5: kept, with their names; §12: shared by every instance).
 extension PostgresStore {
     func loadEventTypes() throws -> [EventType] {
-        try run { client, logger in
-            try await client.query("SELECT pattern, name FROM event_type ORDER BY position", logger: logger)
+        try run { connection, logger in
+            try await connection.query("SELECT pattern, name FROM event_type ORDER BY position", logger: logger)
                 .collectRows(String.self, String?.self)
         }.map { pattern, name in EventType(pattern: try Pattern(pattern), name: name) }
     }

@@ -27,9 +27,9 @@ extension PostgresStore {
     }
 
     func loadClickCounts(from: Int64, to: Int64) throws -> [ClickCount] {
-        let rows = try run { client, logger in
+        let rows = try run { connection, logger in
             var rows: [(Int64, String, String, String, String?, Int)] = []
-            let sequence = try await client.query(
+            let sequence = try await connection.query(
                 "SELECT day, pattern, platform, kind, name, count FROM click_count WHERE day BETWEEN \(from) AND \(to)",
                 logger: logger)
             for try await row in sequence.decode((Int64, String, String, String, String?, Int).self) {
@@ -48,8 +48,8 @@ extension PostgresStore {
     /// latest row, so exactly `limit` clicks are ever counted.
     func countLimitedClick(pattern: String, limit: Int) throws -> Bool {
         guard limit >= 1 else { return false }
-        return try run(timeout: PostgresStore.clickTimeout) { client, logger in
-            try await !client.query(
+        return try run(timeout: PostgresStore.clickTimeout) { connection, logger in
+            try await !connection.query(
                 """
                 INSERT INTO link_click_limit (pattern, clicks) VALUES (\(pattern), 1)
                 ON CONFLICT (pattern) DO UPDATE SET clicks = link_click_limit.clicks + 1
@@ -61,16 +61,16 @@ extension PostgresStore {
     }
 
     func limitedClicks(pattern: String) throws -> Int {
-        try run(timeout: PostgresStore.clickTimeout) { client, logger in
-            try await client.query("SELECT clicks FROM link_click_limit WHERE pattern = \(pattern)", logger: logger)
+        try run(timeout: PostgresStore.clickTimeout) { connection, logger in
+            try await connection.query("SELECT clicks FROM link_click_limit WHERE pattern = \(pattern)", logger: logger)
                 .collectColumn(Int.self).first ?? 0
         }
     }
 
     func saveDeferredToken(_ token: DeferredToken) throws {
         let resolution = token.resolution.encodedString()
-        try run(timeout: PostgresStore.clickTimeout) { client, logger in
-            try await client.query(
+        try run(timeout: PostgresStore.clickTimeout) { connection, logger in
+            try await connection.query(
                 """
                 INSERT INTO deferred_token (token, resolution, platform, clicked_at, link, expires_at)
                 VALUES (\(token.token), \(resolution), \(token.platform), \(token.clickedAt), \(token.link),
@@ -87,9 +87,9 @@ extension PostgresStore {
         -> DeferredToken?
     {
         typealias Row = (String, String, String, Int64, String, Int64, Int64?, String?)
-        let row: Row? = try run { client, logger in
+        let row: Row? = try run { connection, logger in
             var claimed: [Row] = []
-            let first = try await client.query(
+            let first = try await connection.query(
                 """
                 UPDATE deferred_token
                 SET claimed_at = \(now), install_id = \(installID), expires_at = GREATEST(expires_at, \(now + repeatWindow))
@@ -99,7 +99,7 @@ extension PostgresStore {
             for try await row in first.decode(Row.self) { claimed.append(row) }
             if let row = claimed.first { return row }
             guard installID != nil else { return nil }
-            let repeated = try await client.query(
+            let repeated = try await connection.query(
                 """
                 SELECT token, resolution, platform, clicked_at, link, expires_at, claimed_at, install_id
                 FROM deferred_token WHERE token = \(token) AND claimed_at IS NOT NULL
@@ -119,16 +119,16 @@ extension PostgresStore {
     }
 
     func purgeDeferredTokens(before now: Int64) throws -> Int {
-        try run { client, logger in
-            try await client.query(
+        try run { connection, logger in
+            try await connection.query(
                 "DELETE FROM deferred_token WHERE expires_at <= \(now) RETURNING 1", logger: logger
             ).collectColumn(Int32.self).count
         }
     }
 
     func countDeferredTokens() throws -> Int {
-        try run { client, logger in
-            try await client.query("SELECT count(*) FROM deferred_token", logger: logger).collectColumn(Int.self)
+        try run { connection, logger in
+            try await connection.query("SELECT count(*) FROM deferred_token", logger: logger).collectColumn(Int.self)
                 .first ?? 0
         }
     }

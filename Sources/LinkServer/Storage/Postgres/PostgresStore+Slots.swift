@@ -5,9 +5,9 @@ import PostgresNIO
 extension PostgresStore {
     func loadSlots() throws -> [String: Presentation] {
         var rows: [(String, String, Int, String, Int64, Int64)] = []
-        rows = try run { client, logger in
+        rows = try run { connection, logger in
             var rows: [(String, String, Int, String, Int64, Int64)] = []
-            let sequence = try await client.query(
+            let sequence = try await connection.query(
                 "SELECT name, id, priority, payload, since, expires FROM slot", logger: logger)
             for try await row in sequence.decode((String, String, Int, String, Int64, Int64).self) {
                 rows.append(row)

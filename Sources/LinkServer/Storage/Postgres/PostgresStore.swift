@@ -29,10 +29,14 @@ final class PostgresStore: Store {
     /// How long the start-up check waits for a connection.
     static let connectTimeout = Duration.seconds(5)
     /// The database's own limit on one statement, below ``timeout``: a write that waits too long (a row lock held
-    /// elsewhere) is rolled back by the database before the caller gives up on it, so a 503 `unavailable` means
-    /// the change was not made, and a retry makes it once (without it, the statement went on after the 503 and
-    /// committed: a retried emit was two events, a retried conditional write a 412).
+    /// elsewhere) is rolled back by the database, and answered `unavailable` within the call's time. It also bounds
+    /// how long a caller waits for a commit begun just before its time was up (``commitLimit``). So a 503
+    /// `unavailable` means the change was not made, and a retry makes it once (before, a statement went on after the
+    /// 503 and committed: a retried emit was two events, a retried conditional write a 412).
     static let statementTimeout = Duration.seconds(9)
+    /// How long a caller whose time is up waits for a commit already begun: the statement limit, and a second for
+    /// its answer to arrive. Past it the database or the network stalled, and the outcome is unknown.
+    static let commitLimit = statementTimeout + .seconds(1)
     /// Set on every connection as it starts.
     static let startupParameters = [("statement_timeout", String(statementTimeout.milliseconds))]
 
@@ -125,14 +129,31 @@ final class PostgresStore: Store {
 
     var isShared: Bool { true }
 
-    /// Runs `work` with the pool, translating failures (see ``PostgresStoreError/translate(_:)``).
+    /// Runs `work`, one statement, on a pooled connection, translating failures (see
+    /// ``PostgresStoreError/translate(_:)``). The statement is sent only while the caller still waits, and once
+    /// sent the caller waits for its outcome (``AsyncBridge/Commitment``): a write answered `unavailable` was not
+    /// made, even one that waited for a connection past `timeout`.
     func run<Value: Sendable>(
         timeout: Duration = PostgresStore.timeout,
-        _ work: @escaping @Sendable (PostgresClient, Logger) async throws -> Value
+        _ work: @escaping @Sendable (PostgresConnection, Logger) async throws -> Value
+    ) throws -> Value {
+        try call(timeout: timeout) { client, logger, commitment in
+            try await client.withConnection { connection in
+                try commitment.begin()
+                return try await work(connection, logger)
+            }
+        }
+    }
+
+    /// Runs `work` with the pool and the call's ``AsyncBridge/Commitment``, translating failures.
+    private func call<Value: Sendable>(
+        timeout: Duration,
+        _ work: @escaping @Sendable (PostgresClient, Logger, AsyncBridge.Commitment) async throws -> Value
     ) throws -> Value {
         do {
-            return try AsyncBridge.wait(timeout: timeout) { [client, logger] in
-                try await work(client, logger)
+            return try AsyncBridge.wait(timeout: timeout, commitLimit: PostgresStore.commitLimit) {
+                [client, logger] commitment in
+                try await work(client, logger, commitment)
             }
         } catch {
             let translated = PostgresStoreError.translate(error)
@@ -161,18 +182,24 @@ final class PostgresStore: Store {
     }
 
     /// Runs `work` in one transaction on one pooled connection: committed when it returns, rolled back when it
-    /// throws.
+    /// throws, or when the caller has given up by then (a write answered `unavailable` is not made). With
+    /// `commitsLate`, work nobody waits for (a sweep) commits whenever it is done.
     func transaction<Value: Sendable>(
+        timeout: Duration = PostgresStore.timeout, commitsLate: Bool = false,
         _ work: @escaping @Sendable (PostgresConnection, Logger) async throws -> Value
     ) throws -> Value {
-        try run { client, logger in
-            try await client.withTransaction(logger: logger) { connection in try await work(connection, logger) }
+        try call(timeout: timeout) { client, logger, commitment in
+            try await client.withTransaction(logger: logger) { connection in
+                let value = try await work(connection, logger)
+                if !commitsLate { try commitment.begin() }
+                return value
+            }
         }
     }
 
     func loadRouteTrees() throws -> [JSONValue] {
-        try run { client, logger in
-            try await client.query("SELECT definition FROM route_tree ORDER BY position", logger: logger)
+        try run { connection, logger in
+            try await connection.query("SELECT definition FROM route_tree ORDER BY position", logger: logger)
                 .collectColumn(String.self)
         }.map { try JSONParser.parse($0, maxDepth: JSONParser.storedMaxDepth) }
     }
@@ -203,8 +230,8 @@ final class PostgresStore: Store {
 
     func revisions() throws -> [SharedTable: Int] {
         // A short bound: the follower calls this every 250 ms and reports an unreachable store within seconds.
-        let rows = try run(timeout: .seconds(2)) { client, logger in
-            try await client.query("SELECT name, revision FROM change_revision", logger: logger)
+        let rows = try run(timeout: .seconds(2)) { connection, logger in
+            try await connection.query("SELECT name, revision FROM change_revision", logger: logger)
                 .collectRows(String.self, Int.self)
         }
         var revisions: [SharedTable: Int] = [:]
@@ -215,15 +242,15 @@ final class PostgresStore: Store {
     }
 
     func meta(_ key: String) throws -> String? {
-        try run { client, logger in
-            try await client.query("SELECT value FROM meta WHERE key = \(key)", logger: logger)
+        try run { connection, logger in
+            try await connection.query("SELECT value FROM meta WHERE key = \(key)", logger: logger)
                 .collectColumn(String.self).first
         }
     }
 
     func setMeta(_ key: String, _ value: String) throws {
-        try run { client, logger in
-            try await client.query(
+        try run { connection, logger in
+            try await connection.query(
                 "INSERT INTO meta (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
                 logger: logger)
             return ()
