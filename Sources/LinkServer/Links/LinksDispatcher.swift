@@ -108,7 +108,8 @@ final class LinksDispatcher: RequestHandler {
     }
 
     /// 404 for a `Host` outside `links.hosts`: a page, but for the app endpoints, whose callers read JSON, the error
-    /// envelope (API.md §1, §7 "the same bodies and errors").
+    /// envelope (API.md §1, §7 "the same bodies and errors"), and for a click asking for JSON its decision,
+    /// `not_found` (the Host check is the decision's first step, §7; step 7 answers every decision so).
     private func unknownHost(_ request: Request) -> Response {
         switch request.path {
         case AppLinkEndpoints.claimPath, AppLinkEndpoints.opensPath:
@@ -116,6 +117,15 @@ final class LinksDispatcher: RequestHandler {
             return ErrorEnvelope.response(
                 for: LinkError(.notFound, "This host is not one of the links hosts", details: ["host": .string(host)]))
         default:
+            if LinksDispatcher.reads(request), LinksDispatcher.wantsJSON(request.headers[.accept]),
+                reservedFile(request) == nil
+            {
+                let classes = classifier.classify(request.headers[.userAgent] ?? "")
+                let decision = ClickDecision(
+                    kind: .notFound, status: 404, target: nil, platform: classes.platform.rawValue, bot: classes.bot)
+                return .json(
+                    decision.json(includingResolution: auth.allowsRead(request)), headers: LinksDispatcher.clickHeaders)
+            }
             return page(404, LinkPage.message(title: "Not found", text: "Unknown host."))
         }
     }

@@ -713,6 +713,34 @@ import Testing
         }
     }
 
+    /// The Host check is the decision's first step (§7), so a click asking for JSON (step 7) on an unlisted host gets
+    /// the `not_found` decision, as the console's decision endpoint shows it, not the page.
+    @Test func anUnlistedHostsJSONClickIsTheNotFoundDecision() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let client = links(server)
+            let headers = ["Host": "evil.example.net", "Accept": "application/json", "User-Agent": Self.windows]
+            let decision = try client.get("/users/42", headers: headers)
+            #expect(decision.status == 200)
+            #expect(decision.header("content-type")?.hasPrefix("application/json") == true)
+            #expect(decision.header("cache-control") == "no-store")
+            #expect(decision.header("x-robots-tag") == "noindex")
+            #expect(
+                decision.json
+                    == [
+                        "decision": "not_found", "status": 404, "target": nil, "platform": "desktop", "bot": false,
+                        "resolution": nil,
+                    ])
+            // The same through the console's decision endpoint.
+            let inspected = try server.client().get(
+                "/v1/links/decision?url=https%3A%2F%2Fevil.example.net%2Fusers%2F42&platform=desktop")
+            #expect(inspected.json == decision.json)
+            // A reserved file and a page request stay the 404 page.
+            #expect(try client.get("/.well-known/other", headers: headers).status == 404)
+            #expect(try client.get("/users/42", headers: ["Host": "evil.example.net"]).status == 404)
+        }
+    }
+
     @Test func behindATrustedProxyEachForwardedClientHasItsOwnBudget() throws {
         try withServer({
             Self.configure(&$0) { $0.links.appRateLimit = 1 }
