@@ -333,6 +333,15 @@ extension LinksDispatcher {
             headers: [("Connection", "close")])
     }
 
+    /// A link longer than the listener takes: the 414 page with the click headers (§7: every click answer carries
+    /// them, and a person gets a page), but the error envelope for the app endpoints, whose callers read JSON.
+    func targetTooLong(_ target: String, limit: Int) -> Response {
+        if target.hasPrefix(AppLinkEndpoints.claimPath) || target.hasPrefix(AppLinkEndpoints.opensPath) {
+            return ErrorEnvelope.response(for: .uriTooLong(limit: limit))
+        }
+        return page(414, LinkPage.message(title: "Link too long", text: "This link is too long to be opened here."))
+    }
+
     /// A click whose target is not a location.
     private struct BadLink: Error {}
 

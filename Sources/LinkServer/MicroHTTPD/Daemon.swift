@@ -243,7 +243,7 @@ final class Daemon: @unchecked Sendable {
         if let watched = state.watched { deadlines.clear(watched) }
         let refusal = admission.refusal(
             target: state.rawTarget, targetComplete: line.targetSpans(state.rawTargetBytes), framing: framing,
-            headers: headers)
+            headers: headers, handler: handler)
         // Kept last, so the headers move into the state.
         state.headers = headers
         state.client = client

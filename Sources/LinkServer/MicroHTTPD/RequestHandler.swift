@@ -12,9 +12,16 @@ protocol RequestHandler: AnyObject, Sendable {
     /// What is sent in place of an answer whose head would not fit the connection's memory beside the request's
     /// (`requestBytes` of it): short, so that it does. The connection is closed after it.
     func answerTooLarge(requestBytes: Int) -> Response
+
+    /// The 414 for a request whose `target` is longer than `limit` bytes, answered before any handler sees it.
+    func targetTooLong(_ target: String, limit: Int) -> Response
 }
 
 extension RequestHandler {
+    func targetTooLong(_ target: String, limit: Int) -> Response {
+        ErrorEnvelope.response(for: .uriTooLong(limit: limit))
+    }
+
     func answerTooLarge(requestBytes: Int) -> Response {
         ErrorEnvelope.response(
             for: LinkError(

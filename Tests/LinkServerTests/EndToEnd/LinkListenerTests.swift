@@ -678,6 +678,29 @@ import Testing
         }
     }
 
+    /// A link longer than the target limit (8 KiB) is refused before any handler sees it: on this listener with the
+    /// 414 page and the click headers (it was the API's JSON envelope, without them); the app endpoints, whose
+    /// callers read JSON, keep the envelope.
+    @Test func aLinkOverTheTargetLimitIsThe414PageWithTheClickHeaders() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            let tooLong = try links(server).click("/users/" + String(repeating: "a", count: 8200), agent: Self.windows)
+            #expect(tooLong.status == 414)
+            #expect(tooLong.header("content-type") == "text/html; charset=utf-8")
+            #expect(tooLong.header("cache-control") == "no-store")
+            #expect(tooLong.header("x-robots-tag") == "noindex")
+            #expect(tooLong.text.contains("Link too long"))
+            let claim = try links(server).post(
+                "/v1/deferred/claim?" + String(repeating: "a", count: 8200), ["token": "x"],
+                headers: ["Host": "links.example.com"])
+            #expect(claim.status == 414)
+            #expect(claim.errorCode == "uri_too_long")
+            // The API listener answers with the envelope, as before.
+            #expect(
+                try server.client().get("/v1/resolve?url=/" + String(repeating: "a", count: 8200)).errorCode
+                    == "uri_too_long")
+        }
+    }
+
     /// An answer whose head would not fit beside the request's in the connection's 16 KiB (a redirect repeating a
     /// long link after a head full of cookies) was never sent: libmicrohttpd closed the connection. It is now the
     /// 414 page, and the connection is closed after it; a little less still gets its redirect.
