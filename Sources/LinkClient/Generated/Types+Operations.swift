@@ -1260,6 +1260,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// `invalid_url`: a path segment with a bad percent-escape, bytes that are not UTF-8 or a control character
+            ///
+            /// - Remark: Generated from `#/paths//v1/routes/{name}/get(getRoute)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Missing or wrong bearer token. Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/routes/{name}/get(getRoute)/responses/401`.
@@ -1459,6 +1482,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_url`: a path segment with a bad percent-escape, bytes that are not UTF-8 or a control character
+            ///
+            /// - Remark: Generated from `#/paths//v1/routes/{name}/delete(deleteRoute)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
                             response: self
                         )
                     }
@@ -5003,7 +5049,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// `invalid_request`
+            /// `invalid_request`; `invalid_url`: a path segment with a bad percent-escape, bytes that are not UTF-8 or a control character
             ///
             /// - Remark: Generated from `#/paths//v1/events/subscriptions/{id}/get(pollSubscription)/responses/400`.
             ///
@@ -5250,6 +5296,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_url`: a path segment with a bad percent-escape, bytes that are not UTF-8 or a control character
+            ///
+            /// - Remark: Generated from `#/paths//v1/events/subscriptions/{id}/delete(deleteSubscription)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
                             response: self
                         )
                     }
@@ -7406,6 +7475,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// `invalid_url`: a path segment with a bad percent-escape, bytes that are not UTF-8 or a control character
+            ///
+            /// - Remark: Generated from `#/paths//v1/events/{name}/delete(deleteEventType)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Missing or wrong bearer token. Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/{name}/delete(deleteEventType)/responses/401`.
@@ -7681,7 +7773,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// `invalid_json`, `invalid_request`
+            /// `invalid_json`, `invalid_request`; `invalid_url`: a path segment with a bad percent-escape, bytes that are not UTF-8 or a control character
             ///
             /// - Remark: Generated from `#/paths//v1/slots/{slot}/present/post(presentInSlot)/responses/400`.
             ///
@@ -8016,7 +8108,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// `invalid_request`
+            /// `invalid_request`; `invalid_url`: a path segment with a bad percent-escape, bytes that are not UTF-8 or a control character
             ///
             /// - Remark: Generated from `#/paths//v1/slots/{slot}/get(getSlot)/responses/400`.
             ///
@@ -8250,7 +8342,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// `invalid_request`
+            /// `invalid_request`; `invalid_url`: a path segment with a bad percent-escape, bytes that are not UTF-8 or a control character
             ///
             /// - Remark: Generated from `#/paths//v1/slots/{slot}/present/{id}/delete(dismissFromSlot)/responses/400`.
             ///
@@ -10783,6 +10875,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_url`: a path segment with a bad percent-escape, bytes that are not UTF-8 or a control character
+            ///
+            /// - Remark: Generated from `#/paths//console/{file}/get(getConsoleFile)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
                             response: self
                         )
                     }

@@ -33,6 +33,15 @@ final class APIDispatcher: RequestHandler {
         case .notFound:
             let headers = ConsoleEndpoints.headers(onRefusalOf: request.path)
             return (unmatched, .now(ErrorEnvelope.response(for: .notFound(path: request.path), headers: headers)))
+        case .undecodable(let label):
+            let error = LinkError(
+                .invalidURL,
+                "Invalid path '\(request.path)': a segment has a bad percent-escape, bytes that are not UTF-8 or a "
+                    + "control character", details: ["path": .string(request.path)])
+            return (
+                label,
+                .now(ErrorEnvelope.response(for: error, headers: ConsoleEndpoints.headers(onRefusalOf: request.path)))
+            )
         case .methodNotAllowed(let label, let allowed):
             let error = LinkError.methodNotAllowed(request.method, allowed: allowed)
             let headers =

@@ -10,6 +10,9 @@ struct EndpointTable: Sendable {
         case endpoint(Endpoint, label: EndpointLabel, parameters: [String: String])
         /// The path exists, the method does not; carries its template's label and the allowed methods.
         case methodNotAllowed(EndpointLabel, allowed: [String])
+        /// The path names an endpoint, but one of its segments does not decode (a bad percent-escape, bytes that
+        /// are not UTF-8, a control character): a bad URL (API.md §1 `invalid_url`), not a missing endpoint.
+        case undecodable(EndpointLabel)
         case notFound
     }
 
@@ -71,9 +74,13 @@ struct EndpointTable: Sendable {
                 return match(method: method, in: templates[index], parameters: [:])
             }
         }
-        guard let segments = Location.segments(ofPath: path), let found = trie.match(segments) else {
-            return .notFound
+        guard let segments = Location.segments(ofPath: path) else {
+            // Matched as written: the templates' literal segments never hold a `%`, so an undecodable segment can
+            // only stand where a parameter does.
+            let raw = path.split(separator: "/").map(String.init)
+            return trie.match(raw).map { .undecodable(templates[$0.value].label) } ?? .notFound
         }
+        guard let found = trie.match(segments) else { return .notFound }
         var parameters: [String: String] = [:]
         for (name, value) in found.parameters { parameters[name] = value }
         return match(method: method, in: templates[found.value], parameters: parameters)

@@ -25,6 +25,29 @@ import Testing
         }
     }
 
+    /// A path parameter that does not decode (a bad percent-escape, bytes that are not UTF-8, a control character)
+    /// is a bad URL, 400 `invalid_url` (§1), not a missing endpoint: the endpoint exists. A path no template matches
+    /// stays 404.
+    @Test func anUndecodablePathParameterIsInvalidURL() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            for (method, path) in [
+                ("GET", "/v1/routes/%zz"), ("DELETE", "/v1/routes/%E6%B8"), ("GET", "/v1/routes/%FF"),
+                ("POST", "/v1/slots/a%2/present"), ("DELETE", "/v1/events/subscriptions/%01"),
+            ] {
+                let reply = try client.request(method, path)
+                #expect(reply.status == 400, "\(method) \(path)")
+                #expect(reply.errorCode == "invalid_url", "\(method) \(path)")
+                #expect(reply.json?["error"]?["details"]?["path"] == .string(path))
+            }
+            // The raw byte 0xFF, not percent-encoded.
+            let raw = server.client()
+            try raw.sendRaw(Array("GET /v1/routes/".utf8) + [0xFF] + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            #expect(try raw.readResponse().status == 400)
+            #expect(try client.get("/v1/nothing/%zz").errorCode == "not_found")
+        }
+    }
+
     @Test func wrongMethodIsMethodNotAllowedWithAllow() throws {
         try withServer { (server) throws in
             let reply = try server.client().request("DELETE", "/healthz")

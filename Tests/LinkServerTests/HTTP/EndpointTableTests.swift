@@ -19,6 +19,7 @@ import Testing
             #expect(label.name == endpoint.template)
             return "\(endpoint.method) \(endpoint.template) \(shown)"
         case .methodNotAllowed(let label, let allowed): return "405 \(label.name) \(allowed.joined(separator: ","))"
+        case .undecodable(let label): return "400 \(label.name)"
         case .notFound: return "404"
         }
     }
@@ -38,6 +39,11 @@ import Testing
         ("GET", "/healthz", "GET /healthz "),
         ("GET", "/healthz/", "GET /healthz "),
         ("GET", "/HEALTHZ", "404"),
+        // A segment that does not decode where a parameter stands; elsewhere nothing matches.
+        ("GET", "/a/%zz", "400 /a/{x}"),
+        ("POST", "/a/%FF", "400 /a/{x}"),
+        ("GET", "/a/%zz/c", "404"),
+        ("GET", "/%zz/b", "404"),
         ("GET", "/a", "404"),
     ])
     func literalAndTrieMatchAgree(method: String, path: String, expected: String) {
