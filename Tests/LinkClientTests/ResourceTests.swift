@@ -35,6 +35,11 @@ import Testing
                 try await client.createResource(path: "/flags/:x", .value("other"))
             }
             #expect(exists.code == .resourceExists)
+            let staleReplace = try await #require(throws: LinkServiceError.self) {
+                try await client.createResource(
+                    path: "/flags/:x", .value("other"), onExists: .replace, ifRevision: created.revision)
+            }
+            #expect(staleReplace.code == .revisionMismatch)
 
             #expect(try await client.resources().map(\.path) == ["/flags/:platform"])
             let refused = try await #require(throws: LinkServiceError.self) {

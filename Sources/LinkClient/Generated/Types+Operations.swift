@@ -3440,12 +3440,21 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/resources/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// `"<revision>"` as given in `ETag` (or `*`); on mismatch 412 `revision_mismatch`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/resources/POST/header/If-Match`.
+                internal var ifMatch: Components.Parameters.IfMatch?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateResource.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifMatch: `"<revision>"` as given in `ETag` (or `*`); on mismatch 412 `revision_mismatch`.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateResource.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    ifMatch: Components.Parameters.IfMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateResource.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifMatch = ifMatch
                     self.accept = accept
                 }
             }
@@ -3678,6 +3687,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `revision_mismatch`: `If-Match` does not match the resource with the same pattern (or there is none)
+            ///
+            /// - Remark: Generated from `#/paths//v1/resources/post(createResource)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            internal var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
                             response: self
                         )
                     }

@@ -23,17 +23,21 @@ extension LinkClient {
         }
     }
 
-    /// Registers a resource (a write). `onExists` decides what happens when the pattern exists already.
+    /// Registers a resource (a write). `onExists` decides what happens when the pattern exists already; with
+    /// `ifRevision`, a `keep` or `replace` applies only if that resource is still at that revision (sent as
+    /// `If-Match`; with no resource there, nothing matches), otherwise 412 `revision_mismatch`.
     @discardableResult
     public func createResource(
-        path: String, name: String? = nil, _ content: ResourceContent, onExists: OnExists = .fail
+        path: String, name: String? = nil, _ content: ResourceContent, onExists: OnExists = .fail,
+        ifRevision: Int? = nil
     ) async throws -> Resource {
         var fields: [String: JSONValue] = ["path": .string(path), "onExists": .string(onExists.rawValue)]
         if let name { fields["name"] = .string(name) }
         fields.merge(content.fields) { _, new in new }
         let body: Components.Schemas.ResourceCreate = try JSONBridge.convert(JSONValue.object(fields))
+        let headers = Operations.CreateResource.Input.Headers(ifMatch: ifRevision.map { "\"\($0)\"" })
         return try await wire.call("createResource") { client in
-            switch try await client.createResource(body: .json(body)) {
+            switch try await client.createResource(headers: headers, body: .json(body)) {
             case .created(let created): return try JSONBridge.convert(try created.body.json)
             case let other: return try JSONBridge.convert(try other.ok.body.json)
             }

@@ -9,12 +9,22 @@ extension ResourceRegistry {
     ///   With nothing to rename the result is ``ResourceChange/unchanged(_:)``: no write, no new revision.
     /// - `replace`: the new pattern text and value or rule; the name is the new one if given, else stays.
     ///
+    /// `conditions` (`If-Match`) are checked against the resource with the same pattern, and never met when there is
+    /// none; only when the write would otherwise succeed (RFC 9110 §13.2.1: a 409 stays a 409).
+    ///
     /// - Throws: also `name_conflict` (details `name`, its `pattern`, `requestedPattern`) when the name is bound to
-    ///   another pattern.
-    public func creating(_ creation: ResourceCreation) throws(LinkError) -> Outcome {
+    ///   another pattern; `revision_mismatch` when a condition is not met.
+    public func creating(_ creation: ResourceCreation, conditions: [RevisionCondition] = []) throws(LinkError)
+        -> Outcome
+    {
         let shape = creation.pattern.shape()
         guard let index = storage.byShape[shape] else {
             try checkName(creation.name, for: creation.pattern, owner: nil)
+            if !conditions.isEmpty {
+                throw LinkError(
+                    .revisionMismatch, "No resource has the pattern \(creation.pattern) to match If-Match",
+                    details: ["path": .string(creation.pattern.description), "name": .null, "revision": .null])
+            }
             let resource = Resource(
                 pattern: creation.pattern, name: creation.name, content: creation.content, revision: revision + 1)
             let next = ResourceRegistry(storage: Storage(resources: resources + [resource], revision: revision + 1))
@@ -23,6 +33,7 @@ extension ResourceRegistry {
         let existing = storage.resources[index]
         if creation.onExists == .fail { throw ResourceRegistry.exists(existing) }
         try checkName(creation.name, for: creation.pattern, owner: index)
+        try check(existing, against: conditions)
         var resource = existing
         resource.name = creation.name ?? existing.name
         if creation.onExists == .replace {

@@ -16,7 +16,9 @@ struct ResourceEndpoints {
             },
             Endpoint("POST", "/v1/resources", .write) { [state] request, _ in
                 let creation = try ResourceCreation(json: request.jsonBody())
-                let change = try state.write { try $0.creating(creation) }
+                // `If-Match` is honoured by every write (RFC 9110 §13.1.1), against the resource of the same pattern.
+                let conditions = ResourcePreconditions.conditions(ifMatch: request.headers[.ifMatch])
+                let change = try state.write { try $0.creating(creation, conditions: conditions) }
                 let status = if case .created = change { 201 } else { 200 }
                 return .now(ResourceEndpoints.resourceResponse(change.resource, status: status))
             },

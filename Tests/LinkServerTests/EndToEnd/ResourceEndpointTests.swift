@@ -165,6 +165,34 @@ import Testing
         }
     }
 
+    /// `POST` honours `If-Match` too (RFC 9110 §13.1.1: evaluated before the method), against the resource with the
+    /// same pattern: a `replace` or `keep` from a stale revision is 412, and a create finds nothing to match (412).
+    /// A write refused anyway (`onExists: fail`, 409) stays refused so (§13.2.1).
+    @Test func ifMatchGuardsAPost() throws {
+        try withServer { server in
+            let client = server.client()
+            func post(_ body: JSONValue, ifMatch: String) throws -> HTTPClient.Reply {
+                try client.request("POST", "/v1/resources", json: body, headers: ["If-Match": ifMatch])
+            }
+            let created = try post(["path": "/p", "value": 1], ifMatch: "*")
+            #expect(created.status == 412)
+            #expect(created.errorCode == "revision_mismatch")
+            #expect(created.errorDetails == ["path": "/p", "name": nil, "revision": nil])
+            #expect(try client.post("/v1/resources", ["path": "/p", "value": 1]).status == 201)
+            let stale = try post(["path": "/p", "value": 2, "onExists": "replace"], ifMatch: #""9""#)
+            #expect(stale.status == 412)
+            #expect(stale.errorDetails == ["path": "/p", "name": nil, "revision": 1])
+            #expect(
+                try post(["path": "/p", "value": 2, "onExists": "keep", "name": "p"], ifMatch: #""9""#).status == 412)
+            #expect(try post(["path": "/p", "value": 2], ifMatch: #""9""#).errorCode == "resource_exists")
+            let replaced = try post(["path": "/p", "value": 2, "onExists": "replace"], ifMatch: #""1""#)
+            #expect(replaced.status == 200)
+            #expect(replaced.json?["value"] == 2)
+            #expect(try post(["path": "/p", "value": 3, "onExists": "replace"], ifMatch: "*").status == 200)
+            #expect(try client.get("/v1/resources?loc=/p").json?["value"] == 3)
+        }
+    }
+
     /// A repeated read is answered from the answers kept (``KeptAnswers``), and every write is seen by the very
     /// next read: a change, a new resource where there was none, a deletion.
     @Test func aRepeatedReadIsKeptAndFollowsEveryWrite() throws {
