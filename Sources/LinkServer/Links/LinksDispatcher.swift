@@ -307,8 +307,8 @@ extension LinksDispatcher {
                 classes, key: { KeptKey.Click(request) }, counted: counted, head: request.method == "HEAD",
                 now: WallClock.milliseconds(), tokenAllowed: { self.mayMakeToken(request) },
                 facts: { try LinksDispatcher.facts(of: request, classes) })
-        } catch is BadLink {
-            return page(400, LinkPage.message(title: "Bad link", text: "This link is malformed."))
+        } catch let bad as BadLink {
+            return page(400, LinkPage.message(title: "Bad link", text: bad.text))
         } catch {
             logger.error("click failed", metadata: ["request.id": "\(request.id)", "error": "\(error)"])
             return ErrorEnvelope.response(for: ErrorEnvelope.internalError)
@@ -342,8 +342,10 @@ extension LinksDispatcher {
         return page(414, LinkPage.message(title: "Link too long", text: "This link is too long to be opened here."))
     }
 
-    /// A click whose target is not a location.
-    private struct BadLink: Error {}
+    /// A click whose target is not a location, or that names no host.
+    private struct BadLink: Error {
+        var text = "This link is malformed."
+    }
 
     /// What is known of a click (`classes`: its `User-Agent`'s), and the `_lsp` it carries.
     private static func facts(of request: Request, _ classes: UserAgentClass) throws -> (
@@ -352,8 +354,12 @@ extension LinksDispatcher {
         let (rawQuery, lsp) = LinksDispatcher.strippingReserved(request.rawQuery)
         let target = rawQuery.isEmpty ? request.path : request.path + "?" + rawQuery
         guard let location = try? Location(target) else { throw BadLink() }
+        // "The link as clicked" is `https://` + `Host` + the target (§7): a request without a host (HTTP/1.0 with no
+        // `Host`, or an empty one, accepted when `links.hosts` is not set) has no link to send on or show.
+        let host = request.headers[.host] ?? ""
+        guard !host.isEmpty else { throw BadLink(text: "This request names no host.") }
         let facts = ClickFacts(
-            location: location, clickedTarget: target, host: request.headers[.host] ?? "",
+            location: location, clickedTarget: target, host: host,
             platform: classes.platform, bot: classes.bot, inAppBrowser: classes.isInAppBrowser,
             language: ClickFacts.language(request.headers[.acceptLanguage]), userAgent: request.headers[.userAgent],
             referrer: request.headers[.referer])

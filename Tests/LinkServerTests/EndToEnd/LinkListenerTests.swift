@@ -736,6 +736,28 @@ import Testing
         }
     }
 
+    /// Without `links.hosts` any host is served, but a click that names none (HTTP/1.0 without `Host`, or an empty
+    /// one) has no "link as clicked" (`https://` + `Host` + target, §7): the 400 page, where it made `https:///…`.
+    @Test func aClickThatNamesNoHostIsTheBadLinkPage() throws {
+        try withServer({ Self.configure(&$0) { $0.linkHosts = nil } }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            for head in [
+                "GET /users/42 HTTP/1.0\r\nUser-Agent: Twitterbot/1.0\r\n\r\n",
+                "GET /users/42 HTTP/1.1\r\nHost:\r\nUser-Agent: \(Self.windows)\r\nConnection: close\r\n\r\n",
+            ] {
+                let client = links(server)
+                try client.sendRaw(Array(head.utf8))
+                let reply = try client.readResponse()
+                #expect(reply.status == 400, "\(head)")
+                #expect(reply.text.contains("This request names no host."))
+                #expect(reply.header("cache-control") == "no-store")
+                #expect(!reply.text.contains("https:///"))
+            }
+            // With a host, served.
+            #expect(try get(links(server), "/users/42", agent: Self.windows, host: "anything.example").status == 302)
+        }
+    }
+
     /// The Host check is the decision's first step (§7), so a click asking for JSON (step 7) on an unlisted host gets
     /// the `not_found` decision, as the console's decision endpoint shows it, not the page.
     @Test func anUnlistedHostsJSONClickIsTheNotFoundDecision() throws {
