@@ -139,8 +139,11 @@ public enum LinkPage {
     ) -> String {
         var head = ""
         if let appID {
+            // The content is a comma-separated list: a comma of the link is sent as `%2C` (the same URL to the app),
+            // or `?a=x,app-id=666` in a link would name another app for the banner.
+            let argument = appArgument.split(separator: ",", omittingEmptySubsequences: false).joined(separator: "%2C")
             head +=
-                "<meta name=\"apple-itunes-app\" content=\"app-id=\(escape(appID)), app-argument=\(escape(appArgument))\">\n"
+                "<meta name=\"apple-itunes-app\" content=\"app-id=\(escape(appID)), app-argument=\(escape(argument))\">\n"
         }
         let script = """
             <script>

@@ -255,6 +255,22 @@ import Testing
         #expect(page.contains(#"href="https://apps.apple.com/app/id123456789""#))
     }
 
+    /// The banner's content is a comma-separated list: a comma of the link goes as `%2C`, so a link cannot name
+    /// another app (`?a=x,app-id=666`); the copied link keeps the link as clicked.
+    @Test func aCommaOfTheLinkCannotNameAnotherAppForTheBanner() throws {
+        let clicked = "https://links.example.com/gated?a=x,app-id=666"
+        let facts = ClickFacts(
+            location: try Location("/gated?a=x,app-id=666"), linkAsClicked: clicked, host: "links.example.com",
+            platform: .ios, bot: nil)
+        let decision = ClickDecider(settings: Self.settings(landing: true)).decide(
+            .init(facts: facts, lsp: nil, now: Self.now, counted: true, token: { "TOK-1" }), resolver: Self.resolver())
+        let page = try #require(decision.page)
+        #expect(
+            page.contains(
+                #"content="app-id=123456789, app-argument=https://links.example.com/gated?a=x%2Capp-id=666">"#))
+        #expect(page.contains(#"value="https://links.example.com/gated?a=x,app-id=666&amp;lst=TOK-1""#))
+    }
+
     @Test func withoutATokenTheStoreURLStillCarriesTheLink() throws {
         // A shared store that is unreachable keeps no token (API.md §12): the person still reaches the store, and
         // the referrer still names the link.
