@@ -25,7 +25,7 @@ public struct NamedLocation: Sendable, Hashable {
 
     /// Reads `name` (required), `params` and `query` from a request object.
     ///
-    /// `params` is an object whose values are strings, or numbers and booleans taken as their JSON text.
+    /// `params` is an object whose values are strings, or numbers and booleans taken as their text (``text(_:field:)``).
     /// `query` is an object (a value may be an array, giving one item per element) or an array of
     /// `[key, value]` pairs (to repeat keys in any order).
     public init(fields: JSONFields) throws(LinkError) {
@@ -78,11 +78,12 @@ public struct NamedLocation: Sendable, Hashable {
         return items
     }
 
-    /// A scalar as text: a string as is, a number or boolean as its JSON text.
+    /// A scalar as text: a string as is, a number or boolean as JavaScript's `String(value)` writes it (`42`, `1.5`,
+    /// `100` for `1e2` or `100.0`, `true`), so one number is one text however it was written.
     static func text(_ value: JSONValue, field: String) throws(LinkError) -> String {
         switch value {
         case .string(let string): return string
-        case .int, .double, .bool: return value.encodedString()
+        case .int, .double, .bool: return StringCoercion.string(from: value)
         default: throw JSONFields.wrongType(field, expected: "a string", got: value, code: .invalidRequest)
         }
     }

@@ -59,11 +59,12 @@ extension RedirectRule {
         return object
     }
 
-    /// A value template: a string, or a number or boolean taken as its JSON text.
+    /// A value template: a string, or a number or boolean taken as its text (as JavaScript's `String(value)`).
     private static func template(_ value: JSONValue, field: String) throws(LinkError) -> LocationTemplate {
         switch value {
         case .string(let text): return try LocationTemplate(text, isLocation: false, field: field)
-        case .int, .double, .bool: return try LocationTemplate(value.encodedString(), isLocation: false, field: field)
+        case .int, .double, .bool:
+            return try LocationTemplate(StringCoercion.string(from: value), isLocation: false, field: field)
         default: throw JSONFields.wrongType(field, expected: "a string", got: value, code: .invalidRule)
         }
     }

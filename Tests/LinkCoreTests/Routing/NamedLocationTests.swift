@@ -12,6 +12,16 @@ import Testing
         #expect(named.query == [QueryItem("tab", "posts")])
     }
 
+    /// One number is one text however it was written: as JavaScript's `String(value)` writes it.
+    @Test func aNumberIsItsTextHoweverWritten() throws {
+        let named = try NamedLocation(
+            json: try JSONParser.parse(
+                #"{"name": "n", "params": {"a": 1e2, "b": 100.0, "c": 1.50, "d": -0.5, "e": 1e-7}, "query": {"q": 2.0}}"#
+            ))
+        #expect(named.params == ["a": "100", "b": "100", "c": "1.5", "d": "-0.5", "e": "1e-7"])
+        #expect(named.query == [QueryItem("q", "2")])
+    }
+
     static let queries: [(JSONValue, [QueryItem])] = [
         (["a": "1", "b": 2], [QueryItem("a", "1"), QueryItem("b", "2")]),
         (["tag": ["x", "y"], "z": ""], [QueryItem("tag", "x"), QueryItem("tag", "y"), QueryItem("z", "")]),
