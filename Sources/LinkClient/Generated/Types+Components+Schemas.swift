@@ -2884,13 +2884,15 @@ extension Components {
         internal struct ClaimRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ClaimRequest/token`.
             internal var token: Swift.String
+            /// Optional; `null` is the same as absent.
+            ///
             /// - Remark: Generated from `#/components/schemas/ClaimRequest/installId`.
             internal var installId: Swift.String?
             /// Creates a new `ClaimRequest`.
             ///
             /// - Parameters:
             ///   - token:
-            ///   - installId:
+            ///   - installId: Optional; `null` is the same as absent.
             internal init(
                 token: Swift.String,
                 installId: Swift.String? = nil

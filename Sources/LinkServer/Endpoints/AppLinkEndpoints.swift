@@ -23,7 +23,8 @@ struct AppLinkEndpoints: Sendable {
             Endpoint("POST", AppLinkEndpoints.claimPath, .read) { request, _ in
                 let fields = try JSONFields(try request.jsonBody(), allowed: ["token", "installId"])
                 let token = try fields.requiredString("token")
-                let installID = try fields.string("installId")
+                // Optional (§9): `null`, as many JSON encoders write an absent optional, is no `installId`.
+                let installID = fields["installId"]?.isNull == true ? nil : try fields.string("installId")
                 let now = WallClock.milliseconds()
                 let claimed =
                     DeferredTokens.isWellFormed(token)

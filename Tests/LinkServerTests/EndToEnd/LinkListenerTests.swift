@@ -105,6 +105,9 @@ import Testing
             #expect(other.status == 404)
             #expect(other.errorCode == "unknown_token")
             #expect(try server.client().post("/v1/deferred/claim", ["token": "nonsense"]).errorCode == "unknown_token")
+            // `installId` is optional: `null` (as many encoders write an absent optional) is none, not a 400.
+            let withNull = try server.client().post("/v1/deferred/claim", ["token": .string(token), "installId": nil])
+            #expect(withNull.errorCode == "unknown_token")
         }
     }
 
