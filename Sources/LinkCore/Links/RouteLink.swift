@@ -58,12 +58,21 @@ public final class RouteLink: Sendable {
         validUntil = definition.validUntil.flatMap(UTCCalendar.milliseconds(parsing:))
         maxClicks = definition.maxClicks
         if let ios, ios.host == "apps.apple.com" {
-            let names = RouteLink.queryNames(ios.description)
+            // Items by their decoded names (`c%74` is `ct`), and an empty value as none (`pt=` names no provider).
+            // A stored route is read back with the check an earlier version made: names as written.
+            let names =
+                stored ? RouteLink.queryNames(ios.description) : RouteLink.namesWithValues(ios.description)
             if names.contains("ct") && !names.contains("pt") {
                 throw LinkTemplate.invalid(
                     ios.description, field: field + ".ios",
                     reason: "an App Store campaign token 'ct' needs the provider token 'pt'")
             }
+        }
+        if !stored, let validFrom, let validUntil, validFrom > validUntil {
+            // A link that can never be valid is a mistake, said at once rather than found on the first click.
+            throw LinkError(
+                .invalidRequest, "Field '\(field).validUntil' is before its validFrom: the link would never be valid",
+                details: ["field": .string(field + ".validUntil"), "reason": .string("before validFrom")])
         }
     }
 
@@ -88,6 +97,19 @@ public final class RouteLink: Sendable {
     }
 
     /// The names of the query items of a URL (or template) text.
+    /// The percent-decoded names of `text`'s query items that have a value (`pt=` has none).
+    static func namesWithValues(_ text: String) -> Set<String> {
+        guard let mark = text.firstIndex(of: "?") else { return [] }
+        let query = text[text.index(after: mark)...].prefix { $0 != "#" }
+        var names: Set<String> = []
+        for item in query.split(separator: "&") {
+            guard let equals = item.firstIndex(of: "="), item.index(after: equals) < item.endIndex else { continue }
+            let name = String(item[..<equals])
+            names.insert((try? PercentCoding.decode(name, allowControls: true)) ?? name)
+        }
+        return names
+    }
+
     static func queryNames(_ text: String) -> Set<String> {
         guard let mark = text.firstIndex(of: "?") else { return [] }
         let query = text[text.index(after: mark)...].prefix { $0 != "#" }

@@ -42,6 +42,11 @@ import Testing
         (#"{"preview": {"title": "{missing}"}}"#, "link.preview.title"),
         (#"{"preview": {"image": "/card.png"}}"#, "link.preview.image"),
         (#"{"ios": "https://apps.apple.com/app/id1?ct=x"}"#, "link.ios"),
+        // An empty provider token is none; a campaign token is found by its decoded name.
+        (#"{"ios": "https://apps.apple.com/app/id1?pt=&ct=x"}"#, "link.ios"),
+        (#"{"ios": "https://apps.apple.com/app/id1?c%74=x"}"#, "link.ios"),
+        // A link that could never be valid.
+        (#"{"validFrom": "2026-12-02T00:00:00Z", "validUntil": "2026-12-01T00:00:00Z"}"#, "link.validUntil"),
         (#"{"validUntil": "tomorrow"}"#, "link.validUntil"),
         (#"{"maxClicks": 0}"#, "link.maxClicks"),
         (#"{"unknown": 1}"#, "link.unknown"),
@@ -52,6 +57,15 @@ import Testing
         } throws: { error in
             (error as? LinkError)?.code == .invalidRequest && (error as? LinkError)?.details["field"] == .string(field)
         }
+    }
+
+    @Test func aProviderTokenAndAValidWindowOfOneInstantAreTaken() throws {
+        let table = try Self.table(
+            #"""
+            [{"path": "/u/:id", "link": {"ios": "https://apps.apple.com/app/id1?p%74=1&ct=x",
+              "validFrom": "2026-12-01T00:00:00Z", "validUntil": "2026-12-01T00:00:00Z"}}]
+            """#)
+        #expect(table.routes.first?.link != nil)
     }
 
     @Test(arguments: [
