@@ -105,6 +105,7 @@ final class Application: Sendable {
         endpoints += SlotEndpoints(board: slots).endpoints
         clicks = ClickLedger(
             store: store, logger: logger, limit: config.links.bufferedClicks,
+            kept: KeptClicks(directory: config.dataDir),
             storeReachable: { following.withLock { $0 }?.isReachable ?? true })
         endpoints += StatsEndpoints(ledger: clicks, routes: routes).endpoints
         endpoints += QREndpoints(linkHost: QRRequest.linkHost(from: config.linkHosts)).endpoints
@@ -220,6 +221,7 @@ final class Application: Sendable {
         OpenFileLimit.raiseOpenFiles(toAtLeast: config.server.connectionLimit * listeners + 256, logger: logger)
         pollTimer.start()
         slots.start()
+        clicks.takeKept()
         clicks.start()
         try links.purgeExpiredTokens()
         tokenPurge.start()

@@ -7,7 +7,9 @@ import Synchronization
 ///
 /// A click adds to an in-memory counter (one dictionary update under a lock); a timer writes the counters to the
 /// store once a second in one transaction, and ``stop()`` writes what is left, so a clean shutdown loses nothing
-/// and a crash at most the last second. Reads sum the stored rows and the counters not yet written.
+/// and a crash at most the last second. What a stop cannot write (a shared store out of reach) is kept in the data
+/// folder (``KeptClicks``) and counted again at the next start. Reads sum the stored rows and the counters not yet
+/// written.
 final class ClickLedger: Sendable {
     /// Counters not yet written, with the route name last seen for each, oldest key first, and their total.
     struct Pending {
@@ -35,15 +37,38 @@ final class ClickLedger: Sendable {
     /// Whether the store can be read now (a shared store that stopped answering cannot): when not, a read is
     /// answered from the last state at once, rather than after the store's timeout.
     private let storeReachable: @Sendable () -> Bool
+    /// Where a stop keeps the counts the store did not take, for the next start; `nil`: nowhere (they are lost).
+    private let kept: KeptClicks?
 
     init(
-        store: any Store, logger: Logger, limit: Int = 100_000,
+        store: any Store, logger: Logger, limit: Int = 100_000, kept: KeptClicks? = nil,
         storeReachable: @escaping @Sendable () -> Bool = { true }
     ) {
         self.store = store
         self.logger = logger
         self.limit = limit
+        self.kept = kept
         self.storeReachable = storeReachable
+    }
+
+    /// Counts again what earlier stops kept (``KeptClicks``): pending, written with the next batch. Called before
+    /// ``start()``.
+    func takeKept() {
+        guard let kept else { return }
+        do {
+            let counts = try kept.take()
+            guard !counts.isEmpty else { return }
+            pending.withLock { pending in
+                for count in counts { pending.add(count.key, name: count.name, count: count.count, limit: limit) }
+            }
+            logger.info(
+                "click statistics kept by an earlier stop are counted again",
+                metadata: ["clicks": "\(counts.reduce(0) { $0 + $1.count })", "file": "\(kept.path)"])
+        } catch {
+            logger.error(
+                "click statistics kept by an earlier stop not read; the file is left as it is",
+                metadata: ["file": "\(kept.path)", "error": "\(error)"])
+        }
     }
 
     /// Counts one request.
@@ -71,14 +96,22 @@ final class ClickLedger: Sendable {
     func stop() {
         timer.withLock { $0 }?.stop()
         flush()
-        // The store could not take them (a shared store out of reach at the stop, a full disk): said as lost, not
-        // as "kept for the next try", since there is none.
-        let lost = pending.withLock { $0.total }
-        if lost > 0 {
-            logger.error(
-                "click statistics not written at stop; these clicks are lost",
-                metadata: ["clicks": "\(lost)"])
+        // The store could not take them (a shared store out of reach at the stop, a full disk): kept in the data
+        // folder for the next start, or, when that fails too, said as lost.
+        let (total, counters) = pending.withLock { ($0.total, $0.counters) }
+        guard total > 0 else { return }
+        if let kept {
+            do {
+                try kept.add(counters.map { ClickCount(key: $0.key, name: $0.value.name, count: $0.value.count) })
+                logger.warning(
+                    "click statistics not written at stop; kept for the next start",
+                    metadata: ["clicks": "\(total)", "file": "\(kept.path)"])
+                return
+            } catch {
+                logger.error("click statistics not kept for the next start", metadata: ["error": "\(error)"])
+            }
         }
+        logger.error("click statistics not written at stop; these clicks are lost", metadata: ["clicks": "\(total)"])
     }
 
     /// Writes the pending counters in one transaction; on failure they stay pending for the next try.

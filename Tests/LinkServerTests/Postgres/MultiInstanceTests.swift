@@ -30,10 +30,12 @@ extension PostgresSuites {
         }
 
         /// Starts one instance on `url`; answers it once it listens.
-        static func instance(_ url: String, config: String) throws -> ServerProcess {
+        static func instance(
+            _ url: String, config: String, dataDir: String = TestServer.temporaryDirectory()
+        ) throws -> ServerProcess {
             let server = try ServerProcess(arguments: [
                 "--host", "127.0.0.1", "--port", "0", "--links-port", "0", "--storage-url", url, "--routes",
-                "/nonexistent.json", "--data-dir", TestServer.temporaryDirectory(), "--config", config,
+                "/nonexistent.json", "--data-dir", dataDir, "--config", config,
             ])
             try server.waitUntilListening()
             try server.waitForLinksPort()

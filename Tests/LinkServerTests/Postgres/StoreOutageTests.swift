@@ -10,9 +10,9 @@ extension PostgresSuites {
     @Suite struct StoreOutageTests {
         @Test func anOutageIsServedFromTheLastStateAndRecoveredFrom() throws {
             let url = try PostgresTestDatabase.create()
-            let config = try MultiInstanceTests.configFile()
-            let a = try MultiInstanceTests.instance(url, config: config)
-            let b = try MultiInstanceTests.instance(url, config: config)
+            let config = try PostgresSuites.MultiInstanceTests.configFile()
+            let a = try PostgresSuites.MultiInstanceTests.instance(url, config: config)
+            let b = try PostgresSuites.MultiInstanceTests.instance(url, config: config)
             let api = HTTPClient(port: a.port)
             #expect(try api.post("/v1/routes", ["path": "/users/:id"]).status == 201)
             #expect(
@@ -21,7 +21,9 @@ extension PostgresSuites {
                     ["path": "/promo/:code", "link": ["maxClicks": 100, "expiredURL": "https://x.test/gone"]]
                 )
                 .status == 201)
-            let click: [String: String] = ["Host": "links.example.com", "User-Agent": MultiInstanceTests.android]
+            let click: [String: String] = [
+                "Host": "links.example.com", "User-Agent": PostgresSuites.MultiInstanceTests.android,
+            ]
             #expect(
                 waitUntil(timeout: PostgresSuites.withinOneSecond) {
                     (try? HTTPClient(port: b.port).get("/v1/resolve?url=/users/1").status) == 200
@@ -81,7 +83,8 @@ extension PostgresSuites {
                 #expect(PlayReferrer.queryValue("linkserver_token", in: "?" + referrer) == nil)
             }
             let promo = try HTTPClient(port: a.linksPort).get(
-                "/promo/x", headers: ["Host": "links.example.com", "User-Agent": MultiInstanceTests.windows])
+                "/promo/x",
+                headers: ["Host": "links.example.com", "User-Agent": PostgresSuites.MultiInstanceTests.windows])
             #expect(promo.header("location") == "https://x.test/gone")
             #expect(ContinuousClock.now - clicking < .seconds(3), "six clicks took \(ContinuousClock.now - clicking)")
             // The statistics are a read: answered from the counters last read for a range that holds the one asked
@@ -113,13 +116,46 @@ extension PostgresSuites {
                 })
             // The maxClicks route counts again.
             let counted = try HTTPClient(port: a.linksPort).get(
-                "/promo/y", headers: ["Host": "links.example.com", "User-Agent": MultiInstanceTests.windows])
+                "/promo/y",
+                headers: ["Host": "links.example.com", "User-Agent": PostgresSuites.MultiInstanceTests.windows])
             #expect(counted.header("location") == "https://www.example.com/promo/y")
         }
     }
 }
 
 extension PostgresSuites.StoreOutageTests {
+    /// An instance stopped while the database is out of reach keeps the click counts it could not write in its data
+    /// folder, and the next start on that folder writes them: a stop during an outage loses no click.
+    @Test func clicksAStopCouldNotWriteAreWrittenByTheNextStart() throws {
+        let url = try PostgresTestDatabase.create()
+        let config = try PostgresSuites.MultiInstanceTests.configFile()
+        let folder = TestServer.temporaryDirectory()
+        let a = try PostgresSuites.MultiInstanceTests.instance(url, config: config, dataDir: folder)
+        #expect(try HTTPClient(port: a.port).post("/v1/routes", ["path": "/kept/:id", "name": "kept"]).status == 201)
+        let click = ["Host": "links.example.com", "User-Agent": PostgresSuites.MultiInstanceTests.windows]
+        try PostgresTestDatabase.control("stop")
+        var restarted = false
+        defer { if !restarted { try? PostgresTestDatabase.control("start") } }
+        #expect(waitUntil(timeout: .seconds(8)) { (try? HTTPClient(port: a.port).get("/readyz").status) == 503 })
+        for index in 0..<3 {
+            #expect(try HTTPClient(port: a.linksPort).get("/kept/\(index)", headers: click).status == 302)
+        }
+        a.signal(SIGTERM)
+        #expect(try a.waitForExit() == 0)
+        let keptLine = a.log.split(separator: "\n").first { $0.contains("kept for the next start") }
+        #expect(keptLine?.contains("clicks=3") == true, "\(a.log.suffix(2000))")
+        #expect(!a.log.contains("these clicks are lost"))
+
+        try PostgresTestDatabase.control("start")
+        restarted = true
+        let next = try PostgresSuites.MultiInstanceTests.instance(url, config: config, dataDir: folder)
+        #expect(next.log.contains("click statistics kept by an earlier stop are counted again"))
+        #expect(
+            waitUntil(timeout: .seconds(5)) {
+                (try? HTTPClient(port: next.port).get("/v1/stats/clicks?route=kept").json?["clicks"]?.intValue) == 3
+            })
+    }
+
     /// A psql session that holds the routes' revision row locked until ``release()``: route writes wait on it.
     final class HeldLock {
         private let process = Process()

@@ -63,4 +63,55 @@ import Testing
             try store.close()
         }
     }
+
+    /// What a stop cannot write is kept in the data folder and counted again at the next start: written then, the
+    /// file gone. (The store refuses every row here, as a shared store out of reach would.)
+    @Test func aStopThatCannotWriteKeepsTheClicksForTheNextStart() throws {
+        let folder = TestServer.temporaryDirectory()
+        let refusing = try SQLiteStore(directory: TestServer.temporaryDirectory())
+        try refusing.database.write { db in
+            try db.execute(
+                sql: "CREATE TRIGGER refuse BEFORE INSERT ON click_count "
+                    + "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+        }
+        let capture = DaemonLogTests.Capture()
+        let first = ClickLedger(
+            store: refusing, logger: Logger(label: "test", factory: capture.handler),
+            kept: KeptClicks(directory: folder))
+        for _ in 0..<3 { first.record(Self.key("/a"), name: "a") }
+        first.record(Self.key("/b"), name: nil)
+        first.stop()
+        try refusing.close()
+        let entries = capture.entries.withLock { $0 }
+        #expect(entries.first { $0.message.contains("kept for the next start") }?.metadata["clicks"] == "4")
+        #expect(!entries.contains { $0.message.contains("these clicks are lost") })
+
+        let store = try SQLiteStore(directory: TestServer.temporaryDirectory())
+        defer { try? store.close() }
+        let next = ClickLedger(store: store, logger: Logger(label: "test"), kept: KeptClicks(directory: folder))
+        next.takeKept()
+        next.record(Self.key("/a"), name: "a")
+        next.stop()
+        let counts = try store.loadClickCounts(from: 20_000, to: 20_000)
+        #expect(counts.first { $0.key.pattern == "/a" }?.count == 4)
+        #expect(counts.first { $0.key.pattern == "/a" }?.name == "a")
+        #expect(counts.first { $0.key.pattern == "/b" }?.count == 1)
+        #expect(try KeptClicks(directory: folder).take().isEmpty)
+    }
+
+    /// Two stops on one folder (instances of a shared store) add up; a start takes it all, once.
+    @Test func keptCountsAddUpAndAreTakenOnce() throws {
+        let kept = KeptClicks(directory: TestServer.temporaryDirectory() + "/missing-yet")
+        try kept.add([ClickCount(key: Self.key("/a"), name: nil, count: 2)])
+        try kept.add([
+            ClickCount(key: Self.key("/a"), name: "a", count: 3), ClickCount(key: Self.key("/b"), name: "b", count: 1),
+        ])
+        let taken = try kept.take()
+        #expect(
+            taken == [
+                ClickCount(key: Self.key("/a"), name: "a", count: 5),
+                ClickCount(key: Self.key("/b"), name: "b", count: 1),
+            ])
+        #expect(try kept.take().isEmpty)
+    }
 }

@@ -1,0 +1,134 @@
+import Glibc
+import LinkCore
+
+/// Click counts a stop could not write to the store (a shared store out of reach), kept in a file of the data folder
+/// for the next start (`clicks-unwritten.json`): a JSON array of `{"day", "pattern", "platform", "kind", "name",
+/// "count"}`. Written whole to a temporary file, synced and renamed over the old one, so a crash leaves either file
+/// whole. With a shared store several instances may use one folder: a stop adds to what is there and a start takes
+/// it all, each under an exclusive lock of `clicks-unwritten.lock`, so no count is taken twice or overwritten. Taken
+/// counts are in memory until the next batch is written (a crash in that second loses them, as any click counted
+/// in it).
+struct KeptClicks {
+    let directory: String
+    let path: String
+
+    init(directory: String) {
+        self.directory = directory
+        path = directory + "/clicks-unwritten.json"
+    }
+
+    /// Adds `counts` to the file (a stop).
+    func add(_ counts: [ClickCount]) throws(Failure) {
+        try locked { () throws(Failure) in
+            var merged: [ClickKey: (name: String?, count: Int)] = [:]
+            var order: [ClickKey] = []
+            for count in try read() + counts {
+                if merged[count.key] == nil { order.append(count.key) }
+                merged[count.key, default: (nil, 0)].count += count.count
+                if let name = count.name { merged[count.key]?.name = name }
+            }
+            try write(order.map { ClickCount(key: $0, name: merged[$0]?.name, count: merged[$0]?.count ?? 0) })
+        }
+    }
+
+    /// The counts kept by earlier stops, removed from the file (a start); `[]` when there is none. A file that
+    /// cannot be read as written is an error, and left in place for the operator.
+    func take() throws(Failure) -> [ClickCount] {
+        try locked { () throws(Failure) in
+            let counts = try read()
+            if unlink(path) != 0, errno != ENOENT { throw KeptClicks.failure("cannot remove \(path)") }
+            return counts
+        }
+    }
+
+    /// Runs `body` holding the exclusive lock of the folder's kept counts (made with the folder when missing).
+    private func locked<T>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        mkdir(directory, 0o700)
+        let lockPath = directory + "/clicks-unwritten.lock"
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw KeptClicks.failure("cannot open \(lockPath)") }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw KeptClicks.failure("cannot lock \(lockPath)") }
+        }
+        return try body()
+    }
+
+    /// Replaces the file with `counts`.
+    private func write(_ counts: [ClickCount]) throws(KeptClicks.Failure) {
+        let json = JSONValue.array(
+            counts.map { count in
+                [
+                    "day": .int(Int(count.key.day)), "pattern": .string(count.key.pattern),
+                    "platform": .string(count.key.platform), "kind": .string(count.key.kind.rawValue),
+                    "name": count.name.map(JSONValue.string) ?? .null, "count": .int(count.count),
+                ]
+            })
+        let bytes = Array(json.encodedString().utf8)
+        let temporary = path + ".tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw KeptClicks.failure("cannot create \(temporary)") }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else {
+                close(descriptor)
+                unlink(temporary)
+                throw KeptClicks.failure("cannot write \(temporary)")
+            }
+            written += result
+        }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard synced, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw KeptClicks.failure("cannot keep \(path)")
+        }
+        // The rename itself is made durable by syncing the folder.
+        let folder = open(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), O_RDONLY | O_DIRECTORY)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+    }
+
+    /// The counts in the file, or `[]` when there is none.
+    private func read() throws(KeptClicks.Failure) -> [ClickCount] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return [] }
+            throw KeptClicks.failure("cannot open \(path)")
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw KeptClicks.failure("cannot read \(path)") }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+        }
+        guard let json = try? JSONParser.parse(bytes), case .array(let items) = json else {
+            throw KeptClicks.failure("\(path) is not a JSON array")
+        }
+        return try items.map { item throws(KeptClicks.Failure) in
+            guard case .int(let day) = item["day"], case .string(let pattern) = item["pattern"],
+                case .string(let platform) = item["platform"], case .string(let kindText) = item["kind"],
+                let kind = ClickKind(rawValue: kindText), case .int(let count) = item["count"], count > 0
+            else { throw KeptClicks.failure("\(path) has an item that is not a click count") }
+            let key = ClickKey(day: Int64(day), pattern: pattern, platform: platform, kind: kind)
+            return ClickCount(key: key, name: item["name"]?.stringValue, count: count)
+        }
+    }
+
+    /// What went wrong with the file, and the system's reason.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private static func failure(_ text: String) -> Failure {
+        Failure(description: "\(text): \(String(cString: strerror(errno)))")
+    }
+}
