@@ -33,8 +33,9 @@ public final class LinkClient: Sendable {
     ///   - token: the admin or read token, when the service has one set.
     ///   - installID: sent with deferred claims so that a retried claim gets its answer again; see
     ///     ``InstallID/persistent(defaults:key:)`` for one kept across launches.
-    ///   - session: the `URLSession` for ordinary calls (event long-polls use their own, see
-    ///     ``events(_:wait:ttl:backoff:)``).
+    ///   - session: the `URLSession` for ordinary calls. Event long-polls use a session of their own, with this
+    ///     one's configuration, delegate (certificate pinning, authentication challenges, metrics) and delegate
+    ///     queue, and a longer request timeout (``events(_:wait:ttl:backoff:)``).
     public init(baseURL: URL, token: String? = nil, installID: String? = nil, session: URLSession = .shared) {
         self.baseURL = baseURL
         self.token = token
@@ -43,10 +44,14 @@ public final class LinkClient: Sendable {
         self.wire = Wire(baseURL: baseURL, token: token, session: session)
     }
 
-    /// A wire whose requests time out after `timeout` seconds, for long-polls that outlast the session's default.
+    /// A wire whose requests time out after `timeout` seconds, for long-polls that outlast the session's default:
+    /// the app's session as it is otherwise, its delegate included, so that pinning or a challenge handler applies
+    /// to polls too.
     func wire(timeout: TimeInterval) -> Wire {
         let configuration = (session.configuration.copy() as? URLSessionConfiguration) ?? .default
         configuration.timeoutIntervalForRequest = timeout
-        return Wire(baseURL: baseURL, token: token, session: URLSession(configuration: configuration))
+        let polls = URLSession(
+            configuration: configuration, delegate: session.delegate, delegateQueue: session.delegateQueue)
+        return Wire(baseURL: baseURL, token: token, session: polls)
     }
 }

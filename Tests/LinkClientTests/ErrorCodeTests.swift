@@ -38,6 +38,35 @@ import Testing
         #expect(error.message.contains("Bad gateway"))
     }
 
+    /// An error body past the 1 MiB read is cut, and the answer is still the service's error with its status (it was
+    /// a transport error without one).
+    @Test func aHugeErrorBodyIsCutNotATransportError() async throws {
+        let body = String(repeating: "x", count: 2 << 20)
+        let server = CannedServer(
+            response: "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/html\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        let client = LinkClient(baseURL: server.baseURL)
+        let error = try await #require(throws: LinkServiceError.self) {
+            try await client.resolve(url: "/users/42")
+        }
+        #expect(error.status == 502)
+        #expect(error.code == .unknown)
+    }
+
+    /// A request the contract's shape cannot hold (a number JSON cannot write) is refused before it is sent, as
+    /// the service would refuse it, typed: never a raw `EncodingError`.
+    @Test func aRequestTheContractCannotHoldIsInvalidRequest() async throws {
+        let server = CannedServer(response: "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n")
+        let client = LinkClient(baseURL: server.baseURL)
+        let error = try await #require(throws: LinkServiceError.self) {
+            try await client.emit(location: "/e", extra: ["n": .number(.nan)])
+        }
+        #expect(error.status == 400)
+        #expect(error.code == .invalidRequest)
+        #expect(error.details == ["operation": "emitEvent"])
+        #expect(server.received.requests(startingWith: "POST").isEmpty)
+    }
+
     /// §9: the install id is made once and kept: the same on every later call, under its key only.
     @Test func thePersistentInstallIDIsKept() throws {
         let suite = "LinkClientTests.\(UUID().uuidString)"

@@ -156,9 +156,55 @@ import Testing
             // Far below the poll's 60 s (and far above "at once": blocking tests in the full suite hold the pool's
             // threads for tens of seconds at times).
             #expect(ContinuousClock.now - started < .seconds(45))
-            // The subscription was deleted: an emit reaches nobody (an undeleted one would queue it).
-            #expect(try await client.emit(location: "/c/2").delivered == 0)
+            // The subscription is deleted (a cancelled consumer does not wait for it): then an emit reaches nobody.
+            #expect(try await waitUntil { try await client.emit(location: "/c/2").delivered == 0 })
         }
+    }
+
+    /// Leaving the loop (`break`) without cancelling deletes the subscription too, rather than leave it queuing
+    /// events until its `ttl`.
+    @Test func breakingOutOfTheLoopDeletesTheSubscription() async throws {
+        try await withLiveServer { server in
+            let client = server.client()
+            let sequence = client.events([.path("/b/:i")], wait: 1)
+            let consumer = Task {
+                for try await element in sequence {
+                    if case .event = element { break }
+                }
+            }
+            _ = try await Self.emitUntilDelivered(client, location: "/b/1", first: 0)
+            try await bounded { try await consumer.value }
+            #expect(try await waitUntil { try await client.emit(location: "/b/2").delivered == 0 })
+        }
+    }
+
+    /// A subscription lost again before any poll of it was answered (here a server that never knows it) is made
+    /// anew after the back-off, not at once in a loop that creates subscriptions as fast as the network allows.
+    @Test func aSubscriptionLostBeforeAnyPollBacksOff() async throws {
+        let created = #"{"id":"s1","cursor":0,"ttl":300}"#
+        let lost = #"{"error":{"code":"subscription_not_found","message":"No subscription s1","details":{}}}"#
+        let server = CannedServer { line in
+            if line.hasPrefix("POST /v1/events/subscriptions ") {
+                return "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(created.utf8.count)\r\n\r\n\(created)"
+            }
+            if line.hasPrefix("GET /v1/events/subscriptions/s1?") {
+                return "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(lost.utf8.count)\r\n\r\n\(lost)"
+            }
+            return "HTTP/1.1 204 No Content\r\n\r\n"
+        }
+        let client = LinkClient(baseURL: server.baseURL)
+        // A back-off of days: a re-subscription that waited for it would never come within the test.
+        let events = client.events([.path("/e")], wait: 0, backoff: Backoff(initial: 1e6, maximum: 1e6))
+        let consumer = Task { for try await _ in events {} }
+        defer { consumer.cancel() }
+        let polls = { server.received.requests(startingWith: "GET /v1/events/subscriptions/s1?").count }
+        #expect(try await waitUntil { polls() >= 1 })
+        // Without the back-off the loop made dozens of subscriptions in this second.
+        try await Task.sleep(for: .seconds(1))
+        #expect(server.received.requests(startingWith: "POST /v1/events/subscriptions ").count == 1)
+        #expect(polls() == 1)
     }
 
     @Test func anExpiredSubscriptionIsReplacedAndTheGapReported() async throws {

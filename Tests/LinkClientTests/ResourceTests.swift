@@ -41,6 +41,16 @@ import Testing
             }
             #expect(staleReplace.code == .revisionMismatch)
 
+            // `null` is a value (§4), written as such on create and on change.
+            let nothing = try await client.createResource(path: "/nothing", .value(.null))
+            #expect(nothing.content == .value(.null))
+            #expect(try await client.resource(at: "/nothing").value == .null)
+            try await client.updateResource(.path("/nothing"), .value(1))
+            let cleared = try await client.updateResource(.path("/nothing"), .value(.null))
+            #expect(cleared.content == .value(.null))
+            #expect(try await client.resource(at: "/nothing").value == .null)
+            try await client.deleteResource(.path("/nothing"))
+
             #expect(try await client.resources().map(\.path) == ["/flags/:platform"])
             let refused = try await #require(throws: LinkServiceError.self) {
                 try await client.deleteResource(.path("/flags/:platform"), ifRevision: created.revision)

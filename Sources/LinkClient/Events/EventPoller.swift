@@ -23,6 +23,11 @@ final class EventPoller {
     /// The last event `seq` handed on, so that nothing goes out twice.
     private var lastSeq: Int?
     private var lostSubscription = false
+    /// Whether a poll of the current subscription was answered: one lost before any was is lost again at once
+    /// (a `ttl` shorter than the round trip, instances that do not share subscriptions), and re-subscribing then
+    /// backs off rather than loop.
+    private var polledSinceSubscribing = false
+    /// Failed attempts since the last answered poll (the back-off's exponent).
     private var failures = 0
     private var pending: [EventSequence.Element] = []
     private var finished = false
@@ -37,7 +42,11 @@ final class EventPoller {
     }
 
     deinit {
-        if !finished { pollWire.session.finishTasksAndInvalidate() }
+        guard !finished else { return }
+        pollWire.session.finishTasksAndInvalidate()
+        // The consumer left the loop (`break`) without cancelling: the subscription is deleted as on a cancel, best
+        // effort, rather than left queuing events until its `ttl`.
+        if let id = subscriptionID { EventPoller.delete(id, with: client.wire) }
     }
 
     func next() async throws -> EventSequence.Element? {
@@ -45,16 +54,17 @@ final class EventPoller {
             if !pending.isEmpty { return pending.removeFirst() }
             if Task.isCancelled { break polling }
             do {
-                try await step()
-                failures = 0
+                if try await step() { failures = 0 }
             } catch let error as LinkTransportError {
                 // A timed-out long-poll (a proxy or the network gave up on it) is retried at once.
                 if error.kind == .timedOut && !Task.isCancelled { continue polling }
-                if error.kind == .cancelled || Task.isCancelled { break polling }
+                // Only the consumer's cancel ends the sequence; a request cancelled otherwise is retried.
+                if Task.isCancelled { break polling }
                 if await !pause() { break polling }
             } catch let error as LinkServiceError where error.code == .subscriptionNotFound {
                 subscriptionID = nil
                 lostSubscription = true
+                if !polledSinceSubscribing, await !pause() { break polling }
             } catch let error as LinkServiceError where error.status >= 502 && error.status <= 504 {
                 if await !pause() { break polling }
             } catch {
@@ -66,11 +76,12 @@ final class EventPoller {
         return nil
     }
 
-    /// One request: subscribe when there is no subscription, else poll it.
-    private func step() async throws {
+    /// One request: subscribe when there is no subscription, else poll it. `true` when a poll was answered.
+    private func step() async throws -> Bool {
         guard let id = subscriptionID else {
             let created = try await subscribe()
             subscriptionID = created.id
+            polledSinceSubscribing = false
             after = created.cursor
             sentAfter = nil
             reportedMissed = 0
@@ -78,7 +89,7 @@ final class EventPoller {
                 lostSubscription = false
                 pending.append(.resubscribed(lastSeq: lastSeq))
             }
-            return
+            return false
         }
         let acknowledging = after != sentAfter
         let query = Operations.PollSubscription.Input.Query(after: after, wait: wait)
@@ -86,6 +97,7 @@ final class EventPoller {
             try await client.pollSubscription(path: .init(id: id), query: query).ok.body.json
         }
         sentAfter = after
+        polledSinceSubscribing = true
         if acknowledging { reportedMissed = 0 }
         if result.missed > reportedMissed {
             pending.append(.missed(result.missed - reportedMissed))
@@ -97,6 +109,7 @@ final class EventPoller {
             lastSeq = event.seq
         }
         after = max(after ?? 0, result.cursor)
+        return true
     }
 
     private func subscribe() async throws -> Components.Schemas.SubscriptionCreated {
@@ -106,8 +119,8 @@ final class EventPoller {
             if let name = type.name { fields["name"] = .string(name) }
             return .object(fields)
         }
-        let body: Components.Schemas.SubscriptionCreate = try JSONBridge.convert(
-            ["events": .array(events), "ttl": .number(Double(ttl))] as JSONValue)
+        let body: Components.Schemas.SubscriptionCreate = try JSONBridge.request(
+            ["events": .array(events), "ttl": .number(Double(ttl))] as JSONValue, for: "createSubscription")
         return try await client.wire.call("createSubscription") { client in
             try await client.createSubscription(body: .json(body)).created.body.json
         }
@@ -126,7 +139,9 @@ final class EventPoller {
     }
 
     /// Ends the sequence: deletes the subscription (in a task of its own, since the consumer's may be cancelled,
-    /// and best effort: an undeleted subscription expires after its `ttl` anyway).
+    /// and best effort: an undeleted subscription expires after its `ttl` anyway). A cancelled consumer does not
+    /// wait for it (on a network that drops traffic it could take the session's timeout); one ending on an error
+    /// does, so that the subscription is gone when the error arrives.
     private func finish() async {
         guard !finished else { return }
         finished = true
@@ -134,12 +149,18 @@ final class EventPoller {
         pollWire.session.finishTasksAndInvalidate()
         if let id = subscriptionID {
             subscriptionID = nil
-            let wire = client.wire
-            await Task {
-                _ = try? await wire.call("deleteSubscription") { client in
-                    try await client.deleteSubscription(path: .init(id: id)).noContent
-                }
-            }.value
+            let deletion = EventPoller.delete(id, with: client.wire)
+            if !Task.isCancelled { await deletion.value }
+        }
+    }
+
+    /// Deletes subscription `id` in a task of its own, best effort.
+    @discardableResult
+    private static func delete(_ id: String, with wire: Wire) -> Task<Void, Never> {
+        Task {
+            _ = try? await wire.call("deleteSubscription") { client in
+                try await client.deleteSubscription(path: .init(id: id)).noContent
+            }
         }
     }
 }

@@ -21,7 +21,7 @@ extension LinkClient {
     }
 
     private func emit(_ request: JSONValue) async throws -> EmitResult {
-        let body: Components.Schemas.EmitRequest = try JSONBridge.convert(request)
+        let body: Components.Schemas.EmitRequest = try JSONBridge.request(request, for: "emitEvent")
         return try await wire.call("emitEvent") { client in
             try JSONBridge.convert(try await client.emitEvent(body: .json(body)).ok.body.json)
         }

@@ -1,3 +1,5 @@
+import OpenAPIRuntime
+
 extension LinkClient {
     /// The value at a concrete location, e.g. `/flags/ios`.
     public func resource(at location: String) async throws -> ResourceValue {
@@ -34,9 +36,12 @@ extension LinkClient {
         var fields: [String: JSONValue] = ["path": .string(path), "onExists": .string(onExists.rawValue)]
         if let name { fields["name"] = .string(name) }
         fields.merge(content.fields) { _, new in new }
-        let body: Components.Schemas.ResourceCreate = try JSONBridge.convert(JSONValue.object(fields))
+        var body: Components.Schemas.ResourceCreate = try JSONBridge.request(
+            JSONValue.object(fields), for: "createResource")
+        // `null` is a value (API.md §4): sent as `"value": null`, which the generated type would leave out.
+        if case .value(.null) = content { body.value = .some(OpenAPIValueContainer(nilLiteral: ())) }
         let headers = Operations.CreateResource.Input.Headers(ifMatch: ifRevision.map { "\"\($0)\"" })
-        return try await wire.call("createResource") { client in
+        return try await wire.call("createResource") { [body] client in
             switch try await client.createResource(headers: headers, body: .json(body)) {
             case .created(let created): return try JSONBridge.convert(try created.body.json)
             case let other: return try JSONBridge.convert(try other.ok.body.json)
@@ -52,9 +57,12 @@ extension LinkClient {
     {
         var fields = content.fields
         fields.merge(selector.fields) { _, new in new }
-        let body: Components.Schemas.ResourceUpdate = try JSONBridge.convert(JSONValue.object(fields))
+        var body: Components.Schemas.ResourceUpdate = try JSONBridge.request(
+            JSONValue.object(fields), for: "updateResource")
+        // `null` is a value (API.md §4): sent as `"value": null`, which the generated type would leave out.
+        if case .value(.null) = content { body.value = .some(OpenAPIValueContainer(nilLiteral: ())) }
         let headers = Operations.UpdateResource.Input.Headers(ifMatch: ifRevision.map { "\"\($0)\"" })
-        return try await wire.call("updateResource") { client in
+        return try await wire.call("updateResource") { [body] client in
             try JSONBridge.convert(try await client.updateResource(headers: headers, body: .json(body)).ok.body.json)
         }
     }

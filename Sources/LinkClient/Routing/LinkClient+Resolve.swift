@@ -32,8 +32,8 @@ extension LinkClient {
     public func locate(name: String, params: [String: String] = [:], query: [String: String] = [:]) async throws
         -> String
     {
-        let body: Components.Schemas.LocateRequest = try JSONBridge.convert(
-            LocateBody(name: name, params: params, query: query))
+        let body: Components.Schemas.LocateRequest = try JSONBridge.request(
+            LocateBody(name: name, params: params, query: query), for: "locate")
         return try await wire.call("locate") { client in
             try await client.locate(body: .json(body)).ok.body.json.location
         }
@@ -42,8 +42,8 @@ extension LinkClient {
     /// Evaluates a JSONLogic rule over `data`, as a route's `when` would be (try a rule before putting it in a
     /// route). A failing evaluation throws ``LinkServiceError`` with code ``ErrorCode/ruleError``.
     public func evaluate(rule: JSONValue, data: JSONValue = .null) async throws -> JSONValue {
-        let body: Components.Schemas.RuleEvaluateRequest = try JSONBridge.convert(
-            ["rule": rule, "data": data] as JSONValue)
+        let body: Components.Schemas.RuleEvaluateRequest = try JSONBridge.request(
+            ["rule": rule, "data": data] as JSONValue, for: "evaluateRule")
         return try await wire.call("evaluateRule") { client in
             let result = try await client.evaluateRule(body: .json(body)).ok.body.json
             return try JSONBridge.convert(result, to: JSONValue.self)["result"] ?? .null
@@ -51,7 +51,7 @@ extension LinkClient {
     }
 
     private func resolve(_ request: ResolveBody) async throws -> Resolution {
-        let body: Components.Schemas.ResolveRequest = try JSONBridge.convert(request)
+        let body: Components.Schemas.ResolveRequest = try JSONBridge.request(request, for: "resolve")
         return try await wire.call("resolve") { client in
             try JSONBridge.convert(try await client.resolve(body: .json(body)).ok.body.json)
         }

@@ -17,7 +17,7 @@ extension LinkClient {
     /// routes registered, the root first.
     @discardableResult
     public func register(_ route: RouteDefinition) async throws -> [Resolution.RouteRef] {
-        let body: Components.Schemas.RouteDefinition = try JSONBridge.convert(route)
+        let body: Components.Schemas.RouteDefinition = try JSONBridge.request(route, for: "registerRoute")
         return try await wire.call("registerRoute") { client in
             try JSONBridge.convert(try await client.registerRoute(body: .json(body)).created.body.json.registered)
         }
@@ -25,7 +25,7 @@ extension LinkClient {
 
     /// Replaces every API-registered route with `routes`, atomically (config routes stay).
     public func replaceRoutes(with routes: [RouteDefinition]) async throws {
-        let body: Components.Schemas.RoutesReplace = try JSONBridge.convert(["routes": try JSONValue(encoding: routes)])
+        let body: Components.Schemas.RoutesReplace = try JSONBridge.request(["routes": routes], for: "replaceRoutes")
         _ = try await wire.call("replaceRoutes") { client in try await client.replaceRoutes(body: .json(body)).ok }
     }
 

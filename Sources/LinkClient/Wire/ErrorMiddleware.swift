@@ -14,11 +14,13 @@ struct ErrorMiddleware: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, baseURL)
         guard response.status.kind != .successful else { return (response, responseBody) }
-        let data: Data
+        // At most the limit is read: a longer body (a proxy's page) is cut, and its status still reported.
+        var data = Data()
         if let responseBody {
-            data = try await Data(collecting: responseBody, upTo: ErrorMiddleware.bodyLimit)
-        } else {
-            data = Data()
+            for try await chunk in responseBody {
+                data.append(contentsOf: chunk.prefix(ErrorMiddleware.bodyLimit - data.count))
+                if data.count >= ErrorMiddleware.bodyLimit { break }
+            }
         }
         throw ErrorMiddleware.serviceError(status: response.status.code, headers: response.headerFields, body: data)
     }

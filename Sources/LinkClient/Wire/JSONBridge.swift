@@ -9,6 +9,21 @@ enum JSONBridge {
         try decoder.decode(type, from: encoder.encode(value))
     }
 
+    /// A request body as the generated type of `operation`: one the contract's shape cannot hold (a value outside
+    /// one of its closed lists, a field it does not have, a number JSON cannot write) is refused before it is sent,
+    /// as the service would refuse it: ``LinkServiceError`` 400 `invalid_request` (`details.operation`), never a raw
+    /// `EncodingError` or `DecodingError`.
+    static func request<Output: Decodable>(_ value: some Encodable, for operation: String) throws -> Output {
+        do {
+            return try convert(value)
+        } catch {
+            throw LinkServiceError(
+                status: 400, code: .invalidRequest,
+                message: "The \(operation) request cannot be written in the contract's shape (not sent): \(error)",
+                details: ["operation": .string(operation)])
+        }
+    }
+
     static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in

@@ -103,6 +103,16 @@ func waitUntil(timeout: Duration = .seconds(120), _ condition: () -> Bool) async
     return condition()
 }
 
+/// ``waitUntil(timeout:_:)`` for a condition that asks the server.
+func waitUntil(timeout: Duration = .seconds(120), _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return try await condition()
+}
+
 /// Runs `body` in a task of its own and waits for it at most `timeout`: a test that would wait for ever (for an
 /// event nobody will emit) fails with ``Collector/Timeout`` instead, and its task is left behind.
 func bounded<T: Sendable>(
