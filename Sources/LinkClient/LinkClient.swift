@@ -31,8 +31,9 @@ public final class LinkClient: Sendable {
     ///   - baseURL: the service's base URL; for an app, the API listener or the public links listener (which
     ///     serves only app opens and deferred claims, without a token).
     ///   - token: the admin or read token, when the service has one set.
-    ///   - installID: sent with deferred claims so that a retried claim gets its answer again; see
-    ///     ``InstallID/persistent(defaults:key:)`` for one kept across launches.
+    ///   - installID: sent with deferred claims so that a retried claim gets its answer again; without one, a claim
+    ///     sends the id kept in `UserDefaults.standard` across launches (``InstallID/persistent(defaults:key:)``,
+    ///     made on the first claim).
     ///   - session: the `URLSession` for ordinary calls. Event long-polls use a session of their own, with this
     ///     one's configuration, delegate (certificate pinning, authentication challenges, metrics) and delegate
     ///     queue, and a longer request timeout (``events(_:wait:ttl:backoff:)``).

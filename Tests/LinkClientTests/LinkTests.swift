@@ -82,6 +82,19 @@ import Testing
         }
     }
 
+    /// §14 "with a kept installId": a client made without one claims with the id kept across launches, so a
+    /// retried claim (its answer lost) gets the link again instead of `unknown_token`.
+    @Test func aClientWithoutAnInstallIDClaimsWithTheKeptOne() async throws {
+        try await Self.linksServer { server, _ in
+            let referrer = try await Self.androidClickReferrer(server, path: "/users/8")
+            let app = LinkClient(baseURL: server.linksURL)
+            let claimed = try #require(try await app.claimDeferred(from: referrer))
+            #expect(try await LinkClient(baseURL: server.linksURL).claimDeferred(from: referrer) == claimed)
+            #expect(
+                try await LinkClient(baseURL: server.linksURL, installID: "other").claimDeferred(from: referrer) == nil)
+        }
+    }
+
     /// Taps a link as an Android person without the app: the links listener sends them to Google Play with the
     /// token in the referrer. Returns the referrer value (what the Play Install Referrer library hands the app).
     static func androidClickReferrer(_ server: LiveServer, path: String) async throws -> String {

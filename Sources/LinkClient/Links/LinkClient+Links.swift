@@ -12,10 +12,12 @@ extension LinkClient {
         }
     }
 
-    /// Claims a deferred-link token (API.md §9), sending ``installID``. Throws ``LinkServiceError`` with
-    /// ``ErrorCode/unknownToken`` when it is unknown, expired or already claimed by another installation.
+    /// Claims a deferred-link token (API.md §9), sending ``installID``, or the id kept across launches
+    /// (``InstallID/persistent(defaults:key:)``) when the client was made without one: a claim whose answer was
+    /// lost is answered again on retry, where without an id the token would be spent. Throws ``LinkServiceError``
+    /// with ``ErrorCode/unknownToken`` when it is unknown, expired or already claimed by another installation.
     public func claimDeferred(token: String) async throws -> DeferredLink {
-        let body = Components.Schemas.ClaimRequest(token: token, installId: installID)
+        let body = Components.Schemas.ClaimRequest(token: token, installId: installID ?? InstallID.persistent())
         return try await wire.call("claimDeferredLink") { client in
             try JSONBridge.convert(try await client.claimDeferredLink(body: .json(body)).ok.body.json)
         }
