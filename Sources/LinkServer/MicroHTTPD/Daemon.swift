@@ -93,7 +93,8 @@ final class Daemon: @unchecked Sendable {
     }
 
     /// Stops serving new connections, waits up to `grace` for requests in flight, then stops the threads and
-    /// closes everything. The application must have completed every suspended reply before calling this.
+    /// closes everything. Suspended replies (polls the application answers first, store calls on workers) are waited
+    /// for, up to ``suspendedWaitLimit``.
     ///
     /// New connections are closed unanswered by the accept policy (accepted and closed at once), not refused by
     /// `MHD_quiesce_daemon`: in libmicrohttpd 0.9.75 with epoll threads, quiescing races the worker threads, which
@@ -111,10 +112,29 @@ final class Daemon: @unchecked Sendable {
         while requestsInFlight.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline, !waitEnded() {
             usleep(10_000)
         }
+        // libmicrohttpd 0.9.75 aborts the process when stopped with a connection suspended: a reply being worked
+        // out off its threads (a shared store's call, bounded by the store's own limits) is waited for, whatever
+        // the grace or a further signal said. One still out past that bound leaves the daemon running rather than
+        // abort the process that is stopping.
+        let suspendedBound = ContinuousClock.now + Daemon.suspendedWaitLimit
+        while suspendedCount.load(ordering: .acquiring) > 0, ContinuousClock.now < suspendedBound {
+            usleep(10_000)
+        }
+        let suspended = suspendedCount.load(ordering: .acquiring)
+        guard suspended == 0 else {
+            logger.error(
+                "replies still being worked out; libmicrohttpd is not stopped (it would abort the process)",
+                metadata: ["requests": "\(suspended)"])
+            return
+        }
         MHD_stop_daemon(mhd)
         self.mhd = nil
         deadlines.stop()
     }
+
+    /// The longest a stop waits for suspended replies: above a shared store's call (10 s) and the wait for a commit
+    /// under way (10 s).
+    static let suspendedWaitLimit = Duration.seconds(30)
 
     /// From now on every new connection is closed unanswered; requests already begun are served.
     func beginDraining() {
@@ -175,7 +195,8 @@ final class Daemon: @unchecked Sendable {
                 return .YES
             }
             if state.discardedBytes > 0 {
-                return queue(admission.tooLarge(), on: connection, state: state)
+                return queue(
+                    handler.dressRefusal(admission.tooLarge(), target: state.rawTarget), on: connection, state: state)
             }
             if let watched = state.watched { deadlines.clear(watched) }
             guard let method = state.method, let id = state.requestID else { return .NO }
@@ -247,7 +268,9 @@ final class Daemon: @unchecked Sendable {
         // Kept last, so the headers move into the state.
         state.headers = headers
         state.client = client
-        if let refusal { return queue(refusal, on: connection, state: state) }
+        if let refusal {
+            return queue(handler.dressRefusal(refusal, target: state.rawTarget), on: connection, state: state)
+        }
         // Nearly every target is a path; the other forms are read apart.
         if line.url?.pointee != CChar(UInt8(ascii: "/")), let answer = otherTargetForm(state, method: methodName) {
             return queue(answer, on: connection, state: state)

@@ -156,6 +156,38 @@ extension PostgresSuites.StoreOutageTests {
             })
     }
 
+    /// A further signal while a reply is being worked out on a store worker (its connection suspended) waits for
+    /// that reply, then stops: libmicrohttpd 0.9.75 aborts the process when stopped with a connection suspended,
+    /// which a further signal ending the grace at once would have done.
+    @Test func aFurtherSignalWaitsForARepliesBeingWorkedOut() throws {
+        let url = try PostgresTestDatabase.create()
+        let server = try ServerProcess(
+            arguments: [
+                "--host", "127.0.0.1", "--port", "0", "--links-port", "0", "--storage-url", url,
+                "--routes", "/nonexistent.json", "--data-dir", TestServer.temporaryDirectory(),
+            ], environment: ["LINK_SERVER_SHUTDOWN_GRACE": "3600"])
+        let port = try server.waitUntilListening()
+        let lock = try HeldLock(url)
+        defer { lock.release() }
+        let answered = DispatchSemaphore(value: 0)
+        let status = Mutex(0)
+        DispatchQueue.global().async {
+            let reply = try? HTTPClient(port: port).post("/v1/routes", ["path": "/held"])
+            status.withLock { $0 = reply?.status ?? -1 }
+            answered.signal()
+        }
+        let waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        #expect(waitUntil(timeout: .seconds(5)) { (try? PostgresTestDatabase.psql(url, waiting)) == "1" })
+        server.signal(SIGTERM)
+        try server.waitForLog("shutting down")
+        server.signal(SIGTERM)
+        // The write ends at the database's statement limit (9 s), answered 503; then the process stops cleanly.
+        #expect(try server.waitForExit(timeout: .seconds(40)) == 0, "\(server.log.suffix(2000))")
+        #expect(answered.wait(timeout: .now() + 10) == .success)
+        #expect(status.withLock { $0 } == 503)
+        #expect(server.log.contains("stopped"))
+    }
+
     /// A psql session that holds the routes' revision row locked until ``release()``: route writes wait on it.
     final class HeldLock {
         private let process = Process()
