@@ -242,6 +242,17 @@ def routes_view_opens_on_the_tree(server, console):
     # Children are nested under their parent.
     nested = console.finds('details.route[data-pattern="/users/:id"] + ul details.route[data-pattern="/users/:id/posts/:postId"]')
     assert nested, "posts/:postId is not nested under /users/:id"
+    # Nested as defined (`parent`), not by the pattern's prefix: a route registered on its own is not a child, so the
+    # tree shows what deleting a route removes with it.
+    status, _, body = server.call("POST", "/v1/routes", {"path": "/users/:id/likes"})
+    assert status == 201, body
+    console.find("#routes-refresh").click()
+    console.wait(lambda: console.finds('details.route[data-pattern="/users/:id/likes"]'), "the new route in the tree")
+    assert not console.finds('details.route[data-pattern="/users/:id"] + ul details.route[data-pattern="/users/:id/likes"]'), \
+        "a route registered on its own is shown as a child of /users/:id"
+    assert console.finds('#route-tree > ul > li > details.route[data-pattern="/users/:id/likes"]')
+    status, _, body = server.call("DELETE", "/v1/routes?pattern=%2Fusers%2F%3Aid%2Flikes")
+    assert status == 204, body
     console.find('details.route[data-pattern="/users/:id"] summary').click()
     console.wait_text('details.route[data-pattern="/users/:id"] pre', '"UserProfile"')
     console.shot("routes")
@@ -284,7 +295,8 @@ def register_a_route_through_the_form(server, console):
     console.find("#route-submit").click()
     console.wait_text('[data-status="route-form"]', "Registered /spring/:code")
     console.wait_text("#route-tree", "/spring/:code")
-    assert console.finds('details.route[data-pattern="/promo/:code"] + ul details.route[data-pattern="/promo/:code/details"]')
+    # Registered on its own, so a route of its own at the top of the tree, not a child of /promo/:code.
+    assert console.finds('#route-tree > ul > li > details.route[data-pattern="/promo/:code/details"]')
     # A redirect rule, and an error shown as the API's code.
     console.type("#route-json", json.dumps({"path": "/old/:code", "name": "oldSpring", "redirect": [{"to": "/spring/{code}"}]}))
     console.find("#route-submit").click()
@@ -691,6 +703,13 @@ def an_emitted_event_appears_in_the_tail(server, console):
     time.sleep(3)
     polls = console.driver.execute_script("return window.__polls") - before
     assert polls <= 2, f"{polls} polls in 3 s after a pause and resume during a back-off"
+    # Leaving the view pauses the tail (no poll runs where nobody looks, nor asks for a token after a sign-out);
+    # coming back goes on.
+    console.go("routes")
+    console.wait(lambda: console.driver.execute_script(
+        "return document.getElementById('tail-state').textContent") == "Paused", "the tail paused on leaving")
+    console.go("events")
+    console.wait_text("#tail-state", "Live", timeout=15)
 
 
 def a_click_shows_up_in_the_chart(server, console):
@@ -819,13 +838,21 @@ def association_files_flag_shadowed_and_case_insensitive_routes(server, console)
     for route in [{"path": "/a/:x", "name": "narrow", "link": {"appLinks": False}},
                   {"path": "/:y/b/c", "name": "wide"},
                   {"path": "/:y/é/z", "name": "wideUnicode"},
-                  {"path": "/Shop", "name": "shop", "caseInsensitive": True}]:
+                  {"path": "/Shop", "name": "shop", "caseInsensitive": True},
+                  {"path": "/summer sale/:code", "name": "summerSale"},
+                  {"path": "/:y/b", "name": "wideB"}]:
         status, _, body = server.call("POST", "/v1/routes", route)
         assert status == 201, body
     console.go("association")
     console.wait_text("#apple-file", "apple-app-site-association")
     shadowed = console.wait_text('#apple-components tr[data-route="wide"]', "Shadowed")
     assert "/a/b/c" in shadowed.text and "narrow" in shadowed.text, shadowed.text
+    # A pattern's text is its canonical, percent-encoded form (`/summer%20sale`): read decoded, sent encoded once.
+    # The device sends /summer%20sale/b/c by summerSale's component first (LinkServer: wide), and
+    # /summer%20sale/b reaches wideB on both sides (no flag).
+    console.wait_text('#apple-components tr[data-route="wide"]', "summerSale")
+    assert "/summer%20sale/b/c" in console.find('#apple-components tr[data-route="wide"]').text
+    assert "Shadowed" not in console.find('#apple-components tr[data-route="summerSale"]').text
     # A literal outside ASCII: the glob is percent-encoded, the pattern is not; shadowed all the same.
     console.wait_text('#apple-components tr[data-route="wideUnicode"]', "Shadowed")
     console.wait_text('#android-components tr[data-route="shop"]', "/SHOP will not open the app")
@@ -936,6 +963,17 @@ def every_control_has_a_label_and_the_keyboard_reaches_the_nav(server, console):
     assert active.get_attribute("data-view") == "try", active.get_attribute("outerHTML")
     active.send_keys(Keys.ENTER)
     console.wait(lambda: console.find("#view-try").is_displayed(), "the try view from the keyboard")
+    # The skip link moves the focus to the content and stays on the view (it went to the routes, its #main being no
+    # view's name).
+    console.open("slots")
+    console.driver.refresh()
+    console.wait(lambda: console.find("#view-slots").is_displayed(), "the slots view")
+    keys.send_keys(Keys.TAB).perform()
+    assert console.driver.switch_to.active_element.get_attribute("class") == "skip"
+    keys.send_keys(Keys.ENTER).perform()
+    console.wait(lambda: console.driver.switch_to.active_element.get_attribute("id") == "main", "the focus on the content")
+    assert console.find("#view-slots").is_displayed(), "the skip link left the view"
+    assert console.driver.execute_script("return location.hash") == "#slots"
 
 
 def readable_at_360_pixels(server, console):

@@ -85,6 +85,15 @@ final class APIDispatcher: RequestHandler {
         }
     }
 
+    /// The console's security headers on a refusal of a console path (API.md §13: every console response).
+    func dressRefusal(_ response: Response, target: String) -> Response {
+        let headers = ConsoleEndpoints.headers(onRefusalOf: String(target.prefix { $0 != "?" }))
+        guard !headers.isEmpty else { return response }
+        var dressed = response
+        dressed.headers += headers
+        return dressed
+    }
+
     func completed(_ summary: RequestSummary) {
         summary.log(to: logger, level: accessLogLevel)
         observer?(summary)

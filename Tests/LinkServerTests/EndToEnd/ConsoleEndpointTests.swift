@@ -72,6 +72,34 @@ import Testing
         }
     }
 
+    /// The refusals made before any handler sees the request (a target past 8 KiB, a body past the limit, an HTTP/1.1
+    /// request without `Host`, an undecodable path) carry the console's headers on console paths too.
+    @Test func refusalsBeforeAnyHandlerCarryTheHeadersOnConsolePaths() throws {
+        try withServer({ $0.server.maxBodyBytes = 1024 }) { (server) throws in
+            let heads = [
+                "GET /console?x=\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: x\r\n\r\n",
+                "POST /console HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n",
+                "GET /console HTTP/1.1\r\n\r\n",
+                "GET /console/%zz HTTP/1.1\r\nHost: x\r\n\r\n",
+            ]
+            for (head, status) in zip(heads, [414, 413, 400, 400]) {
+                let client = server.client()
+                try client.sendRaw(Array(head.utf8))
+                let reply = try client.readResponse()
+                #expect(reply.status == status, "\(head.prefix(40))")
+                #expect(reply.header("Content-Security-Policy") == ConsoleEndpointTests.policy, "\(head.prefix(40))")
+                #expect(reply.header("Referrer-Policy") == "no-referrer", "\(head.prefix(40))")
+            }
+            // Elsewhere they stay as they were.
+            let client = server.client()
+            try client.sendRaw(
+                Array("GET /v1/resolve?x=\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            let other = try client.readResponse()
+            #expect(other.status == 414)
+            #expect(other.header("Content-Security-Policy") == nil)
+        }
+    }
+
     @Test func theLinksListenerDoesNotServeTheConsole() throws {
         try withServer({ LinkListenerTests.configure(&$0) }) { (server) throws in
             _ = try server.client().post("/v1/routes", ["path": "/:page", "link": ["desktop": "https://example.com/"]])

@@ -55,7 +55,12 @@ export async function request(method, path, { body, headers = {}, signal, as = "
       throw new ApiError(0, "network", `The server could not be reached (${error.message}).`, {});
     }
     if (response.status === 401 && retryOn401 && attempt < 3) {
-      const reason = auth.token ? "The server refused that token. Try again." : "This request needs a token.";
+      // A write refused with a token may be refused for a read token, which does not write: said so.
+      const reason = !auth.token
+        ? "This request needs a token."
+        : method !== "GET" && method !== "HEAD"
+          ? "The server refused that token for this change, which needs the admin token (a read token only looks)."
+          : "The server refused that token. Try again.";
       const refused = auth.token;
       const token = await askOnce(reason);
       if (token) continue;

@@ -23,6 +23,8 @@ function show() {
   for (const key of Object.keys(views)) {
     const section = document.getElementById(`view-${key}`);
     section.hidden = key !== view;
+    // A view left stops its live tail (resumed when shown again): no poll runs where nobody looks.
+    if (key !== view && built.has(key)) views[key].hide?.();
   }
   for (const link of document.querySelectorAll("nav a")) {
     if (link.dataset.view === view) link.setAttribute("aria-current", "page");
@@ -89,8 +91,16 @@ auth.ask = ask;
 // Signing in shows the view again, so that what a 401 kept from it loads.
 const signIn = () => ask().then((token) => token && show());
 document.getElementById("auth-button").addEventListener("click", () => {
-  if (auth.token) auth.token = null;
-  else signIn();
+  if (auth.token) {
+    // Signed out: the live tails stop with the token (a tail's next poll would only ask for it again).
+    for (const key of built) views[key].hide?.();
+    auth.token = null;
+  } else signIn();
+});
+// The skip link moves the focus to the content; it leaves the fragment, which names the view, alone.
+document.querySelector("a.skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  document.getElementById("main").focus();
 });
 document.addEventListener("console:signin", signIn);
 document.addEventListener("console:token", showTokenState);

@@ -5,17 +5,20 @@ import { h, pretty, Status } from "./dom.js";
 
 const segments = (pattern) => pattern.split("/").filter(Boolean);
 const kind = (segment) => (segment.startsWith(":") ? 1 : segment.startsWith("*") ? 2 : 0);
+/** A segment decoded (`summer%20sale` → `summer sale`); one that does not decode as itself. */
+const decoded = (segment) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
 
 /** The route LinkServer picks for a path: at each segment a literal beats a parameter beats a catch-all. */
 export function serverMatch(routes, path) {
-  // Patterns are written decoded (`/é`), paths as sent (`/%C3%A9`): compared decoded, as the server does.
-  const parts = segments(path).map((part) => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  });
+  // Patterns are written in their canonical form (`/é`, `/summer%20sale`), paths as sent (`/%C3%A9`): both are
+  // compared decoded, as the server does.
+  const parts = segments(path).map(decoded);
   let best = null;
   let bestKinds = null;
   for (const route of routes) {
@@ -31,7 +34,8 @@ export function serverMatch(routes, path) {
       }
       if (index >= parts.length) ok = false;
       else if (kind(segment) === 0) {
-        ok = route.caseInsensitive ? segment.toLowerCase() === parts[index].toLowerCase() : segment === parts[index];
+        const literal = decoded(segment);
+        ok = route.caseInsensitive ? literal.toLowerCase() === parts[index].toLowerCase() : literal === parts[index];
       }
       if (ok && index === pattern.length - 1 && parts.length !== pattern.length) ok = false;
     }
@@ -61,7 +65,9 @@ function samples(route, routes) {
   const pattern = segments(route.pattern);
   let paths = [[]];
   pattern.forEach((segment, index) => {
-    const values = kind(segment) === 0 ? [segment] : ["x", ...new Set(routes.map((r) => segments(r.pattern)[index]).filter((s) => s && kind(s) === 0))];
+    // Literals decoded, then each path encoded once, as a browser sends it (a pattern's `%20` is not sent `%2520`).
+    const literals = routes.map((r) => segments(r.pattern)[index]).filter((s) => s && kind(s) === 0).map(decoded);
+    const values = kind(segment) === 0 ? [decoded(segment)] : ["x", ...new Set(literals)];
     paths = paths.flatMap((path) => values.map((value) => [...path, value])).slice(0, 40);
   });
   return paths.map((path) => `/${path.map(encodeURIComponent).join("/")}`);

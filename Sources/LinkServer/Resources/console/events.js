@@ -84,12 +84,26 @@ export const eventsView = {
       subscribeForm, state, empty, list, emitForm);
     this.start = start;
     this.started = false;
+    // Left (another view, a sign-out): the tail pauses, its subscription queueing meanwhile; shown again, it goes on.
+    let pausedByLeaving = false;
+    this.hide = () => {
+      if (tail?.running) {
+        tail.pause();
+        pausedByLeaving = true;
+      }
+    };
+    this.resume = () => {
+      if (pausedByLeaving && tail) {
+        pausedByLeaving = false;
+        tail.start();
+      }
+    };
   },
   show() {
     if (!this.started) {
       this.started = true;
       this.start();
-    }
+    } else this.resume();
   },
 };
 

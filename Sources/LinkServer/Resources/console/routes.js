@@ -5,21 +5,16 @@ import { h, field, pretty, parseJSONField, Status } from "./dom.js";
 /** Segments of a pattern: "/users/:id" → ["users", ":id"]. */
 const segments = (pattern) => pattern.split("/").filter(Boolean);
 
-/** Nests routes under the longest other route whose pattern is a prefix of theirs (how children were written). */
+/** Nests each route under its parent, as it was defined (`parent`, the parent's full pattern); a route whose parent
+ * is not in the list (filtered out) is shown at the top. Siblings by pattern. So what a delete removes (a route and
+ * the routes under it) is what the tree shows under it. */
 export function routeTree(routes) {
   const sorted = [...routes].sort((a, b) => segments(a.pattern).length - segments(b.pattern).length || a.pattern.localeCompare(b.pattern));
-  const nodes = sorted.map((route) => ({ route, children: [] }));
+  const nodes = new Map(sorted.map((route) => [route.pattern, { route, children: [] }]));
   const roots = [];
-  for (const node of nodes) {
-    const mine = segments(node.route.pattern);
-    let parent = null;
-    for (const other of nodes) {
-      if (other === node) continue;
-      const theirs = segments(other.route.pattern);
-      if (theirs.length >= mine.length || !theirs.every((segment, index) => segment === mine[index])) continue;
-      if (!parent || theirs.length > segments(parent.route.pattern).length) parent = other;
-    }
-    (parent ? parent.children : roots).push(node);
+  for (const node of nodes.values()) {
+    const parent = node.route.parent != null ? nodes.get(node.route.parent) : undefined;
+    (parent && parent !== node ? parent.children : roots).push(node);
   }
   return roots;
 }
@@ -61,10 +56,10 @@ export const routesView = {
           route.redirect?.length ? h("span", { class: "badge" }, `${route.redirect.length} rule${route.redirect.length === 1 ? "" : "s"}`) : null),
         h("pre", { class: "definition" }, pretty(definition)),
         h("div", { class: "buttons" },
-          h("a", { class: "button", href: `#try?url=${encodeURIComponent(sample)}` }, "Try it"),
-          route.name ? h("a", { class: "button", href: `#stats?route=${encodeURIComponent(route.name)}` }, "Clicks") : null,
-          h("a", { class: "button", href: `#qr?url=${encodeURIComponent(sample)}` }, "QR code"),
-          readOnly ? null : h("button", { type: "button", class: "danger", onclick: () => remove(route) }, "Delete")));
+          h("a", { class: "button", href: `#try?url=${encodeURIComponent(sample)}`, "aria-label": `Try ${route.pattern}` }, "Try it"),
+          route.name ? h("a", { class: "button", href: `#stats?route=${encodeURIComponent(route.name)}`, "aria-label": `Clicks of ${route.name}` }, "Clicks") : null,
+          h("a", { class: "button", href: `#qr?url=${encodeURIComponent(sample)}`, "aria-label": `QR code for ${route.pattern}` }, "QR code"),
+          readOnly ? null : h("button", { type: "button", class: "danger", onclick: () => remove(route), "aria-label": `Delete ${route.pattern}` }, "Delete")));
     };
 
     const load = async () => {

@@ -65,7 +65,7 @@ export const slotsView = {
           }
           for (const event of events) {
             const extra = event.extra || {};
-            log.prepend(h("li", { class: "event", dataset: { reason: extra.reason } }, `${new Date(event.time).toLocaleTimeString()} ${extra.reason}${extra.current ? `: ${extra.current.id} (priority ${extra.current.priority})` : ""}${extra.replaced ? `, replacing ${extra.replaced.id}` : ""}`));
+            log.prepend(h("li", { class: "event", dataset: { reason: extra.reason } }, `${new Date(event.time).toLocaleTimeString()} ${extra.reason}${extra.current ? `: ${extra.current.id} (priority ${extra.current.priority})` : ""}${extra.replaced ? (extra.current ? `, replacing ${extra.replaced.id}` : `: ${extra.replaced.id} ended`) : ""}`));
           }
           load();
         },
@@ -110,6 +110,13 @@ export const slotsView = {
       h("p", { class: "lead" }, "One presentation at a time per slot; the highest priority wins."),
       slotForm, status.element, current, presentForm, h("h3", {}, "Changes while watching"), log);
     this.load = load;
+    // Left (another view, a sign-out): watching ends; the Watch button starts it again.
+    this.hide = () => {
+      if (tail?.running) {
+        tail.pause();
+        watchButton.textContent = "Watch";
+      }
+    };
   },
   show() {
     this.load?.();
