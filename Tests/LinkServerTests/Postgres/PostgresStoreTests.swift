@@ -105,7 +105,7 @@ extension PostgresSuites {
         /// what it did (here, that it committed), never `unavailable` for a change that was made.
         @Test func aStatementBegunInTimeIsWaitedForPastTheTimeout() async throws {
             try await Self.onTwoStores { (a, _) throws in
-                let keys = try a.run(timeout: .seconds(2)) { connection, logger in
+                let keys = try a.run(timeout: .seconds(2), commits: true) { connection, logger in
                     try await connection.query(
                         """
                         INSERT INTO meta (key, value) SELECT 'slow', 'made' FROM pg_sleep(2.5) RETURNING key
@@ -114,6 +114,13 @@ extension PostgresSuites {
                 }
                 #expect(keys == ["slow"])
                 #expect(try a.meta("slow") == "made")
+                // A read is not waited for past its time: a silent network holds no one (the follower's reads tell
+                // an outage within seconds).
+                #expect(throws: LinkError.storeUnreachable) {
+                    try a.run(timeout: .milliseconds(500)) { connection, logger in
+                        try await connection.query("SELECT pg_sleep(2)", logger: logger)
+                    }
+                }
             }
         }
 

@@ -171,8 +171,9 @@ extension PostgresStore {
     /// transaction, so it is delivered only if the event commits.
     func appendEvent(_ event: StoredEvent, now: Int64, onlyIfHeard: Bool) throws -> (seq: Int, delivered: Int)? {
         // A click waits on it (`linkClick`): as briefly as on its other store calls.
-        let rows = try run(timeout: onlyIfHeard ? PostgresStore.clickTimeout : PostgresStore.timeout) {
-            connection, logger in
+        let rows = try run(
+            timeout: onlyIfHeard ? PostgresStore.clickTimeout : PostgresStore.timeout, commits: !onlyIfHeard
+        ) { connection, logger in
             try await connection.query(
                 PostgresStore.appending(event, now: now, onlyIfHeard: onlyIfHeard), logger: logger
             )

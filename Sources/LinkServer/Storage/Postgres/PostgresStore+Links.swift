@@ -87,7 +87,7 @@ extension PostgresStore {
         -> DeferredToken?
     {
         typealias Row = (String, String, String, Int64, String, Int64, Int64?, String?)
-        let row: Row? = try run { connection, logger in
+        let row: Row? = try run(commits: true) { connection, logger in
             var claimed: [Row] = []
             let first = try await connection.query(
                 """

@@ -129,17 +129,21 @@ final class PostgresStore: Store {
 
     var isShared: Bool { true }
 
-    /// Runs `work`, one statement, on a pooled connection, translating failures (see
-    /// ``PostgresStoreError/translate(_:)``). The statement is sent only while the caller still waits, and once
-    /// sent the caller waits for its outcome (``AsyncBridge/Commitment``): a write answered `unavailable` was not
-    /// made, even one that waited for a connection past `timeout`.
+    /// Runs `work` on a pooled connection, translating failures (see ``PostgresStoreError/translate(_:)``).
+    ///
+    /// With `commits` (a write a client waits on), the statement is sent only while the caller still waits, and
+    /// once sent the caller waits for its outcome (``AsyncBridge/Commitment``): a write answered `unavailable` was
+    /// not made, even one that waited for a connection past `timeout`. Reads, and the writes of a click (which must
+    /// be answered within ``clickTimeout`` whatever the database does: its count or token may then be stored after
+    /// the answer), end at `timeout`, so that a silent network holds no one past it (the follower's reads tell an
+    /// outage within seconds).
     func run<Value: Sendable>(
-        timeout: Duration = PostgresStore.timeout,
+        timeout: Duration = PostgresStore.timeout, commits: Bool = false,
         _ work: @escaping @Sendable (PostgresConnection, Logger) async throws -> Value
     ) throws -> Value {
         try call(timeout: timeout) { client, logger, commitment in
             try await client.withConnection { connection in
-                try commitment.begin()
+                if commits { try commitment.begin() }
                 return try await work(connection, logger)
             }
         }
@@ -249,7 +253,7 @@ final class PostgresStore: Store {
     }
 
     func setMeta(_ key: String, _ value: String) throws {
-        try run { connection, logger in
+        try run(commits: true) { connection, logger in
             try await connection.query(
                 "INSERT INTO meta (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
                 logger: logger)
