@@ -51,22 +51,19 @@ final class ClickLedger: Sendable {
         self.storeReachable = storeReachable
     }
 
-    /// Counts again what earlier stops kept (``KeptClicks``): pending, written with the next batch. Called before
-    /// ``start()``.
+    /// Writes what earlier stops kept (``KeptClicks``) to the store, in one batch, before anything is served; the
+    /// file goes once they are stored, and stays for the next start when they are not.
     func takeKept() {
         guard let kept else { return }
         do {
-            let counts = try kept.take()
-            guard !counts.isEmpty else { return }
-            pending.withLock { pending in
-                for count in counts { pending.add(count.key, name: count.name, count: count.count, limit: limit) }
-            }
+            let clicks = try kept.take { counts in try store.addClickCounts(counts) }
+            guard clicks > 0 else { return }
             logger.info(
-                "click statistics kept by an earlier stop are counted again",
-                metadata: ["clicks": "\(counts.reduce(0) { $0 + $1.count })", "file": "\(kept.path)"])
+                "click statistics kept by an earlier stop are written",
+                metadata: ["clicks": "\(clicks)", "file": "\(kept.path)"])
         } catch {
             logger.error(
-                "click statistics kept by an earlier stop not read; the file is left as it is",
+                "click statistics kept by an earlier stop not written; the file stays for the next start",
                 metadata: ["file": "\(kept.path)", "error": "\(error)"])
         }
     }
@@ -103,6 +100,8 @@ final class ClickLedger: Sendable {
         if let kept {
             do {
                 try kept.add(counters.map { ClickCount(key: $0.key, name: $0.value.name, count: $0.value.count) })
+                // Kept there, not here too: a second stop, or a late flush, would count them twice.
+                pending.withLock { $0 = Pending() }
                 logger.warning(
                     "click statistics not written at stop; kept for the next start",
                     metadata: ["clicks": "\(total)", "file": "\(kept.path)"])

@@ -18,8 +18,8 @@ struct KeptClicks {
     }
 
     /// Adds `counts` to the file (a stop).
-    func add(_ counts: [ClickCount]) throws(Failure) {
-        try locked { () throws(Failure) in
+    func add(_ counts: [ClickCount]) throws {
+        try locked { () throws in
             var merged: [ClickKey: (name: String?, count: Int)] = [:]
             var order: [ClickKey] = []
             for count in try read() + counts {
@@ -31,18 +31,24 @@ struct KeptClicks {
         }
     }
 
-    /// The counts kept by earlier stops, removed from the file (a start); `[]` when there is none. A file that
-    /// cannot be read as written is an error, and left in place for the operator.
-    func take() throws(Failure) -> [ClickCount] {
-        try locked { () throws(Failure) in
+    /// Hands the counts kept by earlier stops to `store` (a start), then removes the file: only once they are
+    /// stored, so a start that fails, or a store that refuses them, leaves them for the next one (a crash between
+    /// the commit and the removal counts them twice, rather than never). Returns how many clicks were handed on;
+    /// 0 without a file (nothing is made then: a start needs no writable folder). A file that cannot be read as
+    /// written is an error, and left in place for the operator.
+    func take(into store: ([ClickCount]) throws -> Void) throws -> Int {
+        guard access(path, F_OK) == 0 else { return 0 }
+        return try locked { () throws -> Int in
             let counts = try read()
+            if !counts.isEmpty { try store(counts) }
             if unlink(path) != 0, errno != ENOENT { throw KeptClicks.failure("cannot remove \(path)") }
-            return counts
+            syncFolder()
+            return counts.reduce(0) { $0 + $1.count }
         }
     }
 
     /// Runs `body` holding the exclusive lock of the folder's kept counts (made with the folder when missing).
-    private func locked<T>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+    private func locked<T>(_ body: () throws -> T) throws -> T {
         mkdir(directory, 0o700)
         let lockPath = directory + "/clicks-unwritten.lock"
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -73,9 +79,10 @@ struct KeptClicks {
             let result = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if result < 0, errno == EINTR { continue }
             guard result > 0 else {
+                let failure = KeptClicks.failure("cannot write \(temporary)")
                 close(descriptor)
                 unlink(temporary)
-                throw KeptClicks.failure("cannot write \(temporary)")
+                throw failure
             }
             written += result
         }
@@ -85,8 +92,12 @@ struct KeptClicks {
             unlink(temporary)
             throw KeptClicks.failure("cannot keep \(path)")
         }
-        // The rename itself is made durable by syncing the folder.
-        let folder = open(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), O_RDONLY | O_DIRECTORY)
+        syncFolder()
+    }
+
+    /// Makes a rename or a removal in the folder durable.
+    private func syncFolder() {
+        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folder >= 0 {
             fsync(folder)
             close(folder)
@@ -111,13 +122,13 @@ struct KeptClicks {
             bytes += chunk[..<count]
         }
         guard let json = try? JSONParser.parse(bytes), case .array(let items) = json else {
-            throw KeptClicks.failure("\(path) is not a JSON array")
+            throw Failure(description: "\(path) is not a JSON array")
         }
         return try items.map { item throws(KeptClicks.Failure) in
             guard case .int(let day) = item["day"], case .string(let pattern) = item["pattern"],
                 case .string(let platform) = item["platform"], case .string(let kindText) = item["kind"],
                 let kind = ClickKind(rawValue: kindText), case .int(let count) = item["count"], count > 0
-            else { throw KeptClicks.failure("\(path) has an item that is not a click count") }
+            else { throw Failure(description: "\(path) has an item that is not a click count") }
             let key = ClickKey(day: Int64(day), pattern: pattern, platform: platform, kind: kind)
             return ClickCount(key: key, name: item["name"]?.stringValue, count: count)
         }

@@ -149,7 +149,7 @@ extension PostgresSuites.StoreOutageTests {
         try PostgresTestDatabase.control("start")
         restarted = true
         let next = try PostgresSuites.MultiInstanceTests.instance(url, config: config, dataDir: folder)
-        #expect(next.log.contains("click statistics kept by an earlier stop are counted again"))
+        #expect(next.log.contains("click statistics kept by an earlier stop are written"))
         #expect(
             waitUntil(timeout: .seconds(5)) {
                 (try? HTTPClient(port: next.port).get("/v1/stats/clicks?route=kept").json?["clicks"]?.intValue) == 3
