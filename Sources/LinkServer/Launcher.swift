@@ -93,6 +93,9 @@ enum Launcher {
 /// handler (the start logs "listening on" before it ends) is kept and runs the reload then.
 final class TerminationSignal {
     private let received = DispatchSemaphore(value: 0)
+    /// What a SIGTERM or SIGINT does once the stop has begun (``onFurtherSignals(_:)``); until then it is counted
+    /// in ``received``. Read by the one handler each signal runs, so none falls between two handlers.
+    private let further = FurtherSignals()
     private let reloads = ReloadRequests()
     private let hangUp: any DispatchSourceSignal
     /// SIGTERM's and SIGINT's.
@@ -106,7 +109,9 @@ final class TerminationSignal {
         for signalNumber in [SIGTERM, SIGINT] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { [received] in received.signal() }
+            source.setEventHandler { [received, further] in
+                if let action = further.action.withLock({ $0 }) { action() } else { received.signal() }
+            }
             source.resume()
             stops.append(source)
         }
@@ -138,7 +143,7 @@ final class TerminationSignal {
 
     /// Runs `action` on every SIGTERM or SIGINT from now on, and at once for one that came since the last wait.
     func onFurtherSignals(_ action: @escaping @Sendable () -> Void) {
-        for source in stops { source.setEventHandler(handler: action) }
+        further.action.withLock { $0 = action }
         if received.wait(timeout: .now()) == .success { action() }
     }
 
@@ -147,6 +152,11 @@ final class TerminationSignal {
         for source in stops { source.cancel() }
         finishReloads()
     }
+}
+
+/// What a SIGTERM or SIGINT does once the stop has begun (``TerminationSignal/onFurtherSignals(_:)``).
+final class FurtherSignals: Sendable {
+    let action = Mutex<(@Sendable () -> Void)?>(nil)
 }
 
 /// The SIGHUPs' reload handler, and whether a SIGHUP came before it was given: that one runs the handler as soon as it

@@ -29,6 +29,10 @@ final class EventPoller {
     private var polledSinceSubscribing = false
     /// Failed attempts since the last answered poll (the back-off's exponent).
     private var failures = 0
+    /// Requests cancelled in a row while the consumer was not (a session delegate refusing the server's
+    /// certificate cancels every one): past ``foreignCancelLimit`` the sequence ends with the error.
+    private var foreignCancels = 0
+    static let foreignCancelLimit = 5
     private var pending: [EventSequence.Element] = []
     private var finished = false
 
@@ -55,11 +59,20 @@ final class EventPoller {
             if Task.isCancelled { break polling }
             do {
                 if try await step() { failures = 0 }
+                foreignCancels = 0
             } catch let error as LinkTransportError {
                 // A timed-out long-poll (a proxy or the network gave up on it) is retried at once.
                 if error.kind == .timedOut && !Task.isCancelled { continue polling }
-                // Only the consumer's cancel ends the sequence; a request cancelled otherwise is retried.
+                // The consumer's cancel ends the sequence quietly; a request cancelled otherwise is retried, a few
+                // times (one cancelled by the session's delegate every time ends it with the error).
                 if Task.isCancelled { break polling }
+                if error.kind == .cancelled {
+                    foreignCancels += 1
+                    if foreignCancels >= EventPoller.foreignCancelLimit {
+                        await finish()
+                        throw error
+                    }
+                }
                 if await !pause() { break polling }
             } catch let error as LinkServiceError where error.code == .subscriptionNotFound {
                 subscriptionID = nil

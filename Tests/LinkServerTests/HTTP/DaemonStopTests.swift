@@ -59,10 +59,10 @@ import Testing
         let inFlight = HTTPClient(port: port)
         try inFlight.sendRaw(
             Array("POST /x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\nnu".utf8))
-        while daemon.requestsInProgress == 0 { usleep(1_000) }
+        try #require(waitUntil { daemon.requestsInProgress > 0 })
 
         let stopped = Self.inBackground { daemon.stop(grace: .seconds(60)) }
-        while daemon.admitsConnections() { usleep(1_000) }
+        try #require(waitUntil { !daemon.admitsConnections() })
 
         // A connection opened while the daemon drains is closed without an answer.
         let late = HTTPClient(port: port)
@@ -89,12 +89,12 @@ import Testing
         let inFlight = HTTPClient(port: daemon.port)
         try inFlight.sendRaw(
             Array("POST /x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\nnu".utf8))
-        while daemon.requestsInProgress == 0 { usleep(1_000) }
+        try #require(waitUntil { daemon.requestsInProgress > 0 })
         let ended = Atomic<Bool>(false)
         let stopped = Self.inBackground {
             daemon.stop(waitingUntil: .now + .seconds(3600)) { ended.load(ordering: .acquiring) }
         }
-        while daemon.admitsConnections() { usleep(1_000) }
+        try #require(waitUntil { !daemon.admitsConnections() })
         #expect(stopped.wait(timeout: .now()) == .timedOut)
         ended.store(true, ordering: .releasing)
         #expect(stopped.wait(timeout: .now() + 30) == .success)

@@ -83,20 +83,24 @@ extension PostgresSuites {
         /// outcome without a sleep: it inserts only if the first was rolled back.
         @Test func aTransactionItsCallerGaveUpOnIsRolledBack() async throws {
             try await Self.onTwoStores { (a, b) throws in
+                // The first insert is made (uncommitted) before the second is sent, however late the task ran.
+                let inserted = DispatchSemaphore(value: 0)
                 #expect(throws: LinkError.storeUnreachable) {
                     try a.transaction(timeout: .milliseconds(300)) { connection, logger in
                         try await connection.query(
                             "INSERT INTO meta (key, value) VALUES ('late', 'first')", logger: logger)
+                        inserted.signal()
                         try await connection.query("SELECT pg_sleep(1)", logger: logger)
                     }
                 }
-                let inserted = try b.run { connection, logger in
+                #expect(inserted.wait(timeout: .now() + 30) == .success)
+                let second = try b.run { connection, logger in
                     try await connection.query(
                         "INSERT INTO meta (key, value) VALUES ('late', 'second') ON CONFLICT DO NOTHING RETURNING key",
                         logger: logger
                     ).collectColumn(String.self)
                 }
-                #expect(inserted == ["late"])
+                #expect(second == ["late"])
                 #expect(try a.meta("late") == "second")
             }
         }

@@ -32,10 +32,11 @@ import Testing
 
     @Test func aCommitBegunInTimeIsWaitedForPastTheTimeout() throws {
         let start = ContinuousClock.now
-        let value = try AsyncBridge.wait(timeout: .seconds(1), commitLimit: .seconds(60)) { commitment in
+        // Two seconds for the task to begin its commit (a loaded machine), then it outlasts the caller's time.
+        let value = try AsyncBridge.wait(timeout: .seconds(2), commitLimit: .seconds(60)) { commitment in
             try commitment.begin()
             // Stands for a statement that ends after the caller's time.
-            try await Task.sleep(until: start + .seconds(2))
+            try await Task.sleep(until: start + .seconds(3))
             return 42
         }
         #expect(value == 42)
