@@ -697,6 +697,13 @@ import Testing
                 headers: ["Host": "links.example.com"])
             #expect(claim.status == 414)
             #expect(claim.errorCode == "uri_too_long")
+            // The same in absolute form (RFC 9112 §3.2.2).
+            let absolute = links(server)
+            try absolute.sendRaw(
+                Array(
+                    ("POST http://links.example.com/v1/deferred/claim?\(String(repeating: "a", count: 8200)) HTTP/1.1\r\n"
+                        + "Host: links.example.com\r\nContent-Length: 0\r\n\r\n").utf8))
+            #expect(try absolute.readResponse().errorCode == "uri_too_long")
             // The API listener answers with the envelope, as before.
             #expect(
                 try server.client().get("/v1/resolve?url=/" + String(repeating: "a", count: 8200)).errorCode
