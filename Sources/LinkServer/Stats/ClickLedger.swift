@@ -8,7 +8,7 @@ import Synchronization
 /// A click adds to an in-memory counter (one dictionary update under a lock); a timer writes the counters to the
 /// store once a second in one transaction, and ``stop()`` writes what is left, so a clean shutdown loses nothing
 /// and a crash at most the last second. What a stop cannot write (a shared store out of reach) is kept in the data
-/// folder (``KeptClicks``) and counted again at the next start. Reads sum the stored rows and the counters not yet
+/// folder (``KeptClicks``) and written by the next start. Reads sum the stored rows and the counters not yet
 /// written.
 final class ClickLedger: Sendable {
     /// Counters not yet written, with the route name last seen for each, oldest key first, and their total.

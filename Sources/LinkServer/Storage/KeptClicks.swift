@@ -5,9 +5,8 @@ import LinkCore
 /// for the next start (`clicks-unwritten.json`): a JSON array of `{"day", "pattern", "platform", "kind", "name",
 /// "count"}`. Written whole to a temporary file, synced and renamed over the old one, so a crash leaves either file
 /// whole. With a shared store several instances may use one folder: a stop adds to what is there and a start takes
-/// it all, each under an exclusive lock of `clicks-unwritten.lock`, so no count is taken twice or overwritten. Taken
-/// counts are in memory until the next batch is written (a crash in that second loses them, as any click counted
-/// in it).
+/// it all, each under an exclusive lock of `clicks-unwritten.lock`, so no count is taken twice or overwritten. A
+/// start writes them to the store before it removes the file.
 struct KeptClicks {
     let directory: String
     let path: String
