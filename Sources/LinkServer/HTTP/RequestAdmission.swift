@@ -18,11 +18,8 @@ final class RequestAdmission: Sendable {
 
     /// The answer for a request whose head rules it out, or nil to go on reading it. `targetComplete` is false when
     /// the target holds a NUL byte, which cuts every C string of it short: such a target is refused rather than
-    /// served shorter. A target over the limit is answered as `handler` answers it (the links listener with a page).
-    func refusal(
-        target: String, targetComplete: Bool, framing: RequestFraming, headers: RequestHeaders,
-        handler: (any RequestHandler)? = nil
-    ) -> Response? {
+    /// served shorter.
+    func refusal(target: String, targetComplete: Bool, framing: RequestFraming, headers: RequestHeaders) -> Response? {
         guard targetComplete else { return closing(.nulInTarget) }
         do {
             try framing.check()
@@ -30,8 +27,7 @@ final class RequestAdmission: Sendable {
             return closing(error)
         }
         if target.utf8.count > maxURIBytes {
-            return handler?.targetTooLong(target, limit: maxURIBytes)
-                ?? ErrorEnvelope.response(for: .uriTooLong(limit: maxURIBytes))
+            return ErrorEnvelope.response(for: .uriTooLong(limit: maxURIBytes))
         }
         if let length = headers[.contentLength].flatMap(RequestAdmission.declaredLength), length > maxBodyBytes {
             return tooLarge()

@@ -333,16 +333,18 @@ extension LinksDispatcher {
             headers: [("Connection", "close")])
     }
 
-    /// A link longer than the listener takes: the 414 page with the click headers (§7: every click answer carries
-    /// them, and a person gets a page), but the error envelope for the app endpoints, whose callers read JSON.
-    func targetTooLong(_ target: String, limit: Int) -> Response {
+    /// A link longer than the listener takes (the admission's 414) is the 414 page with the click headers (§7:
+    /// every click answer carries them, and a person gets a page), but for the app endpoints, whose callers read
+    /// JSON, the error envelope as it was.
+    func dressRefusal(_ response: Response, target: String) -> Response {
+        guard response.status == 414 else { return response }
         // The path of an absolute-form target (`https://host/v1/deferred/claim?…`) is what follows its authority.
         var path = Substring(target)
         if !path.hasPrefix("/"), let authority = path.firstRange(of: "://") {
             path = path[authority.upperBound...].drop { $0 != "/" }
         }
         if path.hasPrefix(AppLinkEndpoints.claimPath) || path.hasPrefix(AppLinkEndpoints.opensPath) {
-            return ErrorEnvelope.response(for: .uriTooLong(limit: limit))
+            return response
         }
         return page(414, LinkPage.message(title: "Link too long", text: "This link is too long to be opened here."))
     }

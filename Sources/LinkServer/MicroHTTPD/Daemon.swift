@@ -264,7 +264,7 @@ final class Daemon: @unchecked Sendable {
         if let watched = state.watched { deadlines.clear(watched) }
         let refusal = admission.refusal(
             target: state.rawTarget, targetComplete: line.targetSpans(state.rawTargetBytes), framing: framing,
-            headers: headers, handler: handler)
+            headers: headers)
         // Kept last, so the headers move into the state.
         state.headers = headers
         state.client = client

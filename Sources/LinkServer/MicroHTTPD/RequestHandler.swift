@@ -13,20 +13,14 @@ protocol RequestHandler: AnyObject, Sendable {
     /// (`requestBytes` of it): short, so that it does. The connection is closed after it.
     func answerTooLarge(requestBytes: Int) -> Response
 
-    /// The 414 for a request whose `target` is longer than `limit` bytes, answered before any handler sees it.
-    func targetTooLong(_ target: String, limit: Int) -> Response
-
     /// A refusal decided before any handler saw the request (framing, `Host`, 413, 414) for `target`, as this
-    /// listener sends it (the console's pages carry their security headers on every answer).
+    /// listener sends it (the console's pages carry their security headers on every answer; the links listener
+    /// answers a click's 414 with a page).
     func dressRefusal(_ response: Response, target: String) -> Response
 }
 
 extension RequestHandler {
     func dressRefusal(_ response: Response, target: String) -> Response { response }
-
-    func targetTooLong(_ target: String, limit: Int) -> Response {
-        ErrorEnvelope.response(for: .uriTooLong(limit: limit))
-    }
 
     func answerTooLarge(requestBytes: Int) -> Response {
         ErrorEnvelope.response(
