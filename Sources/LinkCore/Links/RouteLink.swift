@@ -58,10 +58,7 @@ public final class RouteLink: Sendable {
         validUntil = definition.validUntil.flatMap(UTCCalendar.milliseconds(parsing:))
         maxClicks = definition.maxClicks
         if let ios, ios.host == "apps.apple.com" {
-            // Items by their decoded names (`c%74` is `ct`), and an empty value as none (`pt=` names no provider).
-            // A stored route is read back with the check an earlier version made: names as written.
-            let names =
-                stored ? RouteLink.queryNames(ios.description) : RouteLink.namesWithValues(ios.description)
+            let names = RouteLink.queryNames(ios.description, asWritten: stored)
             if names.contains("ct") && !names.contains("pt") {
                 throw LinkTemplate.invalid(
                     ios.description, field: field + ".ios",
@@ -96,11 +93,13 @@ public final class RouteLink: Sendable {
         return false
     }
 
-    /// The names of the query items of a URL (or template) text.
-    /// The percent-decoded names of `text`'s query items that have a value (`pt=` has none).
-    static func namesWithValues(_ text: String) -> Set<String> {
+    /// The names of the query items of a URL (or template) text: percent-decoded (`c%74` is `ct`) and only those
+    /// with a value (`pt=` names nothing), or, `asWritten`, every name as written (the check an earlier version
+    /// made, with which stored routes are read back).
+    static func queryNames(_ text: String, asWritten: Bool = false) -> Set<String> {
         guard let mark = text.firstIndex(of: "?") else { return [] }
         let query = text[text.index(after: mark)...].prefix { $0 != "#" }
+        if asWritten { return Set(query.split(separator: "&").map { String($0.prefix { $0 != "=" }) }) }
         var names: Set<String> = []
         for item in query.split(separator: "&") {
             guard let equals = item.firstIndex(of: "="), item.index(after: equals) < item.endIndex else { continue }
@@ -108,12 +107,6 @@ public final class RouteLink: Sendable {
             names.insert((try? PercentCoding.decode(name, allowControls: true)) ?? name)
         }
         return names
-    }
-
-    static func queryNames(_ text: String) -> Set<String> {
-        guard let mark = text.firstIndex(of: "?") else { return [] }
-        let query = text[text.index(after: mark)...].prefix { $0 != "#" }
-        return Set(query.split(separator: "&").map { String($0.prefix { $0 != "=" }) })
     }
 
     /// `url` with an App Store campaign token `ct` longer than 40 bytes (decoded) cut to 40, at a character
