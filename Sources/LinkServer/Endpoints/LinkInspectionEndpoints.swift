@@ -48,7 +48,7 @@ struct LinkInspectionEndpoints: Sendable {
         let location = try Location(url)
         if let host = location.host, let hosts, !hosts.allows(host) {
             // The listener's 404 for a `Host` outside `links.hosts`: nothing is resolved.
-            return ClickDecision(kind: .notFound, status: 404, target: nil, platform: platform.rawValue, bot: bot)
+            return ClickDecision.unknownHost(platform: platform.rawValue, bot: bot)
         }
         let bare = Location(segments: location.segments, query: location.query)
         let host = location.host ?? linkHost ?? "localhost"

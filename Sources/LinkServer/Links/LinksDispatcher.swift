@@ -121,8 +121,7 @@ final class LinksDispatcher: RequestHandler {
                 reservedFile(request) == nil
             {
                 let classes = classifier.classify(request.headers[.userAgent] ?? "")
-                let decision = ClickDecision(
-                    kind: .notFound, status: 404, target: nil, platform: classes.platform.rawValue, bot: classes.bot)
+                let decision = ClickDecision.unknownHost(platform: classes.platform.rawValue, bot: classes.bot)
                 return .json(
                     decision.json(includingResolution: auth.allowsRead(request)), headers: LinksDispatcher.clickHeaders)
             }
