@@ -106,7 +106,12 @@ if !clientOnly {
         ),
         .target(name: "LinkTestSupport", dependencies: ["LinkCore"], path: "Tests/LinkTestSupport"),
         .testTarget(name: "LinkCoreTests", dependencies: ["LinkCore", "LinkTestSupport"]),
-        .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "LinkCore", "LinkTestSupport"]),
+        // GRDB: a test reads what the server process wrote to its SQLite file (a crash keeps the counts written).
+        .testTarget(
+            name: "LinkServerTests",
+            dependencies: [
+                "LinkServer", "LinkCore", "LinkTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         // Runs the client against the real server, in process.
         .testTarget(name: "LinkClientTests", dependencies: ["LinkClient", "LinkServer", "LinkTestSupport"]),
     ]

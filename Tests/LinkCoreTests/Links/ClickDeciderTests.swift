@@ -42,7 +42,10 @@ import Testing
          {"path": "/app/:id", "link": {"fallback": "https://www.example.com/a/{id}"}},
          {"path": "/gated", "redirect": [{"when": {"==": [{"var": "context.click.platform"}, "android"]},
                                           "to": "/app/android"}]},
-         {"path": "/blocked", "redirect": [{"when": true, "action": "intercept"}]}]
+         {"path": "/blocked", "redirect": [{"when": true, "action": "intercept"}]},
+         {"path": "/loop/a", "redirect": [{"to": "/loop/b"}]},
+         {"path": "/loop/b", "redirect": [{"to": "/loop/a"}]},
+         {"path": "/hop/:n", "redirect": [{"to": "/hop/{n}1"}]}]
         """#
 
     static func resolver() -> Resolver {
@@ -111,6 +114,20 @@ import Testing
             name: "no match: notFoundURL", path: "/nothing", settings: ClickDeciderTests.settings(notFound: true),
             kind: .notFound, status: 302, target: "https://www.example.com/404"),
         Row(name: "an intercepting rule: not found", path: "/blocked", kind: .notFound, status: 404, target: nil),
+        Row(
+            name: "an intercepting rule: notFoundURL", path: "/blocked",
+            settings: ClickDeciderTests.settings(notFound: true), kind: .notFound, status: 302,
+            target: "https://www.example.com/404"),
+        // Step 3: a loop and the redirect limit end the click as no match does.
+        Row(name: "a redirect loop: not found", path: "/loop/a", kind: .notFound, status: 404, target: nil),
+        Row(
+            name: "a redirect loop: notFoundURL", path: "/loop/a", settings: ClickDeciderTests.settings(notFound: true),
+            kind: .notFound, status: 302, target: "https://www.example.com/404"),
+        Row(name: "past the redirect limit: not found", path: "/hop/1", kind: .notFound, status: 404, target: nil),
+        Row(
+            name: "past the redirect limit: notFoundURL", path: "/hop/1",
+            settings: ClickDeciderTests.settings(notFound: true), kind: .notFound, status: 302,
+            target: "https://www.example.com/404"),
         // Step 6: a link that matched but leads nowhere for this person is a 404 page; notFoundURL is step 3's.
         Row(
             name: "no target at all: a 404 page, not notFoundURL", path: "/gated",
@@ -182,6 +199,12 @@ import Testing
         #expect(
             (decision.page != nil) == [.preview, .landing, .intent, .platformCheck].contains(row.kind)
                 || (decision.page != nil && [404, 410].contains(row.status)))
+        // Step 3: nothing internal leaks into a page (an error's code, a rule's chain, where a redirect led).
+        if let page = decision.page, [404, 410].contains(row.status) {
+            for leak in ["redirect_loop", "redirect_limit", "rule_error", "/loop/b", "/hop/11", "chain"] {
+                #expect(!page.contains(leak), "\(leak)")
+            }
+        }
     }
 
     /// ``ClickDecision/drawsToken`` marks the decisions that carry a token when counted, counted or not; the

@@ -46,6 +46,23 @@ import Testing
         #expect(one["bots"] == 0)
         #expect(one["unmatched"] == 0)
         #expect(one["routes"] == [["name": nil, "pattern": "/promo", "clicks": 7, "opens": 0, "bots": 0]])
+        // §8: "With `route=`, every figure and the `routes` array cover that route only": by platform and by day too.
+        #expect(one["byPlatform"] == ["ios": 0, "android": 0, "desktop": 7])
+        #expect(
+            one["byDay"] == [
+                ["day": "2026-11-01", "clicks": 7, "opens": 0, "bots": 0],
+                ["day": "2026-11-02", "clicks": 0, "opens": 0, "bots": 0],
+                ["day": "2026-11-03", "clicks": 0, "opens": 0, "bots": 0],
+            ])
+        let user = ClickReport(counts, range: range, pattern: "/users/:id").json()
+        #expect(user["byPlatform"] == ["ios": 7, "android": 3, "desktop": 0])
+        #expect(user["bots"] == 4)
+        #expect(
+            user["byDay"] == [
+                ["day": "2026-11-01", "clicks": 5, "opens": 0, "bots": 0],
+                ["day": "2026-11-02", "clicks": 3, "opens": 2, "bots": 0],
+                ["day": "2026-11-03", "clicks": 0, "opens": 0, "bots": 4],
+            ])
     }
 
     @Test func routesWithEqualCountsAreOrderedByName() {

@@ -125,4 +125,104 @@ import Testing
             #expect(try server.client().get("/v1/stats/clicks").json?["clicks"] == 0)
         }
     }
+
+    /// The Play URL an uncounted Android answer sends to: the link in the referrer, no `linkserver_token`.
+    static let playWithoutToken =
+        "https://play.google.com/store/apps/details?id=com.example.app&referrer=utm_source%3Dmail"
+        + "%26linkserver_link%3Dhttps%253A%252F%252Flinks.example.com%252Fusers%252F42"
+
+    /// §7 step 7: the JSON decision names the page a person would get, `landing` (an iPhone bound for the App Store
+    /// with landing pages) and `intent` (an Android in-app browser, with the app's scheme), with its status and the
+    /// store it leads to; like every JSON decision it is uncounted and makes no token.
+    @Test func theJSONDecisionNamesTheLandingAndIntentPagesWithoutAToken() throws {
+        try withServer({ LinkListenerTests.configure(&$0, landing: true) }) { (server) throws in
+            let api = server.client()
+            #expect(try api.post("/v1/routes", LinkListenerTests.userRoute).status == 201)
+            let links = server.linksClient()
+            let landing = try links.click("/users/42", agent: LinkListenerTests.iPhone, headers: Self.json)
+            #expect(landing.status == 200)
+            #expect(landing.json?["decision"] == "landing")
+            #expect(landing.json?["status"] == 200)
+            #expect(landing.json?["target"] == "https://apps.apple.com/app/id123456789")
+            #expect(landing.json?["platform"] == "ios")
+            #expect(landing.json?["bot"] == false)
+            let intent = try links.click("/users/42", agent: LinkListenerTests.instagram, headers: Self.json)
+            #expect(intent.json?["decision"] == "intent")
+            #expect(intent.json?["status"] == 200)
+            #expect(intent.json?["target"] == .string(Self.playWithoutToken))
+            #expect(intent.json?["platform"] == "android")
+            let android = try links.click("/users/42", agent: LinkListenerTests.android, headers: Self.json)
+            #expect(android.json?["decision"] == "redirect")
+            #expect(android.json?["status"] == 302)
+            #expect(android.json?["target"] == .string(Self.playWithoutToken))
+            #expect(try server.application.store.countDeferredTokens() == 0)
+            let stats = try api.get("/v1/stats/clicks")
+            #expect(stats.json?["clicks"] == 0)
+            #expect(stats.json?["byPlatform"] == ["ios": 0, "android": 0, "desktop": 0])
+        }
+    }
+
+    /// §7: "Every click answer carries `Cache-Control: no-store` and `X-Robots-Tag: noindex`": each kind of page and
+    /// redirect a click can get (each recognised by what only it holds).
+    @Test func everyKindOfClickAnswerIsNeitherStoredNorIndexed() throws {
+        try withServer({ LinkListenerTests.configure(&$0, landing: true) }) { (server) throws in
+            let api = server.client()
+            #expect(try api.post("/v1/routes", LinkListenerTests.userRoute).status == 201)
+            #expect(
+                try api.post("/v1/routes", ["path": "/old", "link": ["validUntil": "2020-01-01T00:00:00Z"]]).status
+                    == 201)
+            let links = server.linksClient()
+            let cases: [(name: String, path: String, agent: String, status: Int, holds: String)] = [
+                ("redirect", "/users/42", LinkListenerTests.windows, 302, ""),
+                ("landing page", "/users/42", LinkListenerTests.iPhone, 200, "apple-itunes-app"),
+                ("intent page", "/users/42", LinkListenerTests.instagram, 200, "intent://"),
+                ("platform check", "/users/42", LinkListenerTests.macSafari, 200, "maxTouchPoints"),
+                ("preview card", "/users/42", LinkListenerTests.slack, 200, "og:title"),
+                ("expired page", "/old", LinkListenerTests.windows, 410, ""),
+                ("not found page", "/nothing", LinkListenerTests.windows, 404, ""),
+            ]
+            for answer in cases {
+                let reply = try links.click(answer.path, agent: answer.agent)
+                #expect(reply.status == answer.status, "\(answer.name)")
+                #expect(answer.holds.isEmpty || reply.text.contains(answer.holds), "\(answer.name)")
+                #expect(reply.header("cache-control") == "no-store", "\(answer.name)")
+                #expect(reply.header("x-robots-tag") == "noindex", "\(answer.name)")
+            }
+        }
+    }
+
+    /// §7: `links.redirectStatus` is the status of every redirect the links listener sends: a route's target, the
+    /// stores, `expiredURL` and `links.notFoundURL`.
+    @Test func everyRedirectUsesTheRedirectStatus() throws {
+        try withServer({
+            LinkListenerTests.configure(&$0) {
+                $0.links.redirectStatus = 308
+                $0.links.notFoundURL = "https://www.example.com/404"
+            }
+        }) { (server) throws in
+            let api = server.client()
+            #expect(try api.post("/v1/routes", LinkListenerTests.userRoute).status == 201)
+            let promo: JSONValue = [
+                "path": "/promo/:code",
+                "link": ["maxClicks": 1, "expiredURL": "https://www.example.com/expired/{code}"],
+            ]
+            #expect(try api.post("/v1/routes", promo).status == 201)
+            let links = server.linksClient()
+            let cases: [(path: String, agent: String, location: String)] = [
+                ("/users/42", LinkListenerTests.windows, "https://www.example.com/u/42"),
+                ("/users/42", LinkListenerTests.iPhone, "https://apps.apple.com/app/id123456789"),
+                ("/promo/x", LinkListenerTests.windows, "https://www.example.com/promo/x"),
+                ("/promo/x", LinkListenerTests.windows, "https://www.example.com/expired/x"),
+                ("/nothing", LinkListenerTests.windows, "https://www.example.com/404"),
+            ]
+            for (path, agent, location) in cases {
+                let reply = try links.click(path, agent: agent)
+                #expect(reply.status == 308, "\(location)")
+                #expect(reply.header("location") == location)
+            }
+            let play = try links.click("/users/42", agent: LinkListenerTests.android)
+            #expect(play.status == 308)
+            #expect(play.playToken != nil)
+        }
+    }
 }

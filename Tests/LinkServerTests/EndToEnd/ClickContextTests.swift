@@ -25,6 +25,11 @@ import Testing
                 "path": "/agent", "name": "agent",
                 "redirect": [rule("userAgent", nil, to: "/to/no-agent"), rule("referrer", nil, to: "/to/no-referrer")],
             ],
+            ["path": "/referrer", "name": "referrer", "redirect": [rule("referrer", nil, to: "/to/no-referrer")]],
+            [
+                "path": "/platform", "name": "platform",
+                "redirect": [rule("platform", "android", to: "/to/android"), rule("platform", "ios", to: "/to/ios")],
+            ],
         ]
     ]
 
@@ -87,6 +92,29 @@ import Testing
             let referred = try links.click(
                 "/agent", agent: LinkListenerTests.windows, headers: ["Referer": "https://mail.example.com/"])
             #expect(Self.sent(referred) == "/agent")
+        }
+    }
+
+    /// §8: an open resolves as a click with `bot: false`, `referrer` null (each read by a rule of its own, so one
+    /// cannot hide the other) and the `platform` its body names.
+    @Test func anOpenIsAPersonWithoutAReferrerOnThePlatformItNames() throws {
+        try withServer({ LinkListenerTests.configure(&$0) }) { (server) throws in
+            let api = server.client()
+            #expect(try api.request("PUT", "/v1/routes", json: Self.routes).status == 200)
+            func opened(_ path: String, _ platform: String) throws -> JSONValue? {
+                try api.post(
+                    "/v1/links/opens",
+                    ["url": .string("https://links.example.com" + path), "platform": .string(platform)]
+                ).json?["resolution"]?["location"]
+            }
+            #expect(try opened("/referrer", "ios") == "/to/no-referrer")
+            #expect(try opened("/bot", "ios") == "/to/person")
+            #expect(try opened("/platform", "android") == "/to/android")
+            #expect(try opened("/platform", "ios") == "/to/ios")
+            // A click with a `Referer` is not sent there: the rule reads the header.
+            let referred = try server.linksClient().click(
+                "/referrer", agent: LinkListenerTests.windows, headers: ["Referer": "https://mail.example.com/"])
+            #expect(Self.sent(referred) == "/referrer")
         }
     }
 }

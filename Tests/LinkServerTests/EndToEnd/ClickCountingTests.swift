@@ -141,4 +141,49 @@ import Testing
         }
     }
 
+    /// §8: an open applies expiry as a click does (`validFrom`, `validUntil`), and its `target` is `expiredURL` or
+    /// `links.notFoundURL` where that applies, else null: an expired open without an `expiredURL` has none, and an
+    /// open that matches nothing has `notFoundURL` when it is set. Expired opens count as opens of their route
+    /// (api-notes: "Expired clicks are still counted"); the unmatched one is `unmatched`.
+    @Test func anOpenAppliesExpiryAndNamesTheTargetThatApplies() throws {
+        try withServer({
+            LinkListenerTests.configure(&$0) { $0.links.notFoundURL = "https://www.example.com/404" }
+        }) { (server) throws in
+            let api = server.client()
+            let routes: JSONValue = [
+                "routes": [
+                    ["path": "/past", "name": "past", "link": ["validUntil": "2020-01-01T00:00:00Z"]],
+                    [
+                        "path": "/future/:c", "name": "future",
+                        "link": [
+                            "validFrom": "2099-01-01T00:00:00Z", "expiredURL": "https://www.example.com/soon/{c}",
+                        ],
+                    ],
+                    ["path": "/now", "name": "now"],
+                ]
+            ]
+            #expect(try api.request("PUT", "/v1/routes", json: routes).status == 200)
+            func open(_ path: String) throws -> JSONValue? {
+                try api.post(
+                    "/v1/links/opens", ["url": .string("https://links.example.com" + path), "platform": "ios"]
+                ).json
+            }
+            let past = try open("/past")
+            #expect(past?["decision"] == "expired")
+            #expect(past?["target"] == .null)
+            let future = try open("/future/x")
+            #expect(future?["decision"] == "expired")
+            #expect(future?["target"] == "https://www.example.com/soon/x")
+            let nothing = try open("/nothing")
+            #expect(nothing?["decision"] == "not_found")
+            #expect(nothing?["target"] == "https://www.example.com/404")
+            #expect(nothing?["resolution"] == .null)
+            let now = try open("/now")
+            #expect(now?["decision"] == "open")
+            #expect(now?["target"] == .null)
+            let stats = try api.get("/v1/stats/clicks")
+            #expect(stats.json?["opens"] == 3)
+            #expect(stats.json?["unmatched"] == 1)
+        }
+    }
 }

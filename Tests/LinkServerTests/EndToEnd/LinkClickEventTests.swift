@@ -92,4 +92,47 @@ import Testing
                 ])
         }
     }
+
+    /// §7: every counted click is emitted, whatever its decision: a crawler's (`bot: "crawler"`, the desktop target
+    /// it was sent to), a landing page's and an intent page's (the store they lead to, the counted click's token in
+    /// the Play referrer). A bot's request that matches nothing is counted in `bots` (§8: "bot requests, matched or
+    /// not"), not in `unmatched`, and not emitted.
+    @Test func crawlersLandingAndIntentPagesAreEmittedAndAnUnmatchedBotIsOnlyCounted() throws {
+        try withServer({ LinkListenerTests.configure(&$0, landing: true) }) { (server) throws in
+            let api = server.client()
+            #expect(try api.post("/v1/routes", LinkListenerTests.userRoute).status == 201)
+            let id = try api.subscribeToClicks()
+            let links = server.linksClient()
+            #expect(try links.click("/users/1", agent: LinkListenerTests.google).status == 302)
+            #expect(try links.click("/users/2", agent: LinkListenerTests.iPhone).status == 200)
+            #expect(try links.click("/users/3", agent: LinkListenerTests.instagram).status == 200)
+            #expect(try links.click("/nothing", agent: LinkListenerTests.slack).status == 404)
+            #expect(try links.click("/nothing", agent: LinkListenerTests.google).status == 404)
+            let events = try api.queuedEvents(id)
+            #expect(events.count == 3)
+            #expect(
+                events.map { $0["location"] } == ["/links/clicks/user", "/links/clicks/user", "/links/clicks/user"])
+            #expect(
+                events.first?["extra"] == [
+                    "platform": "desktop", "bot": "crawler", "location": "/users/1",
+                    "target": "https://www.example.com/u/1", "decision": "redirect", "via": "click",
+                ])
+            #expect(
+                events.dropFirst().first?["extra"] == [
+                    "platform": "ios", "bot": false, "location": "/users/2",
+                    "target": "https://apps.apple.com/app/id123456789", "decision": "landing", "via": "click",
+                ])
+            let intent = try #require(events.last?["extra"])
+            #expect(intent["decision"] == "intent")
+            #expect(intent["platform"] == "android")
+            #expect(intent["bot"] == false)
+            let target = try #require(intent["target"]?.stringValue)
+            #expect(target.hasPrefix("https://play.google.com/store/apps/details?id=com.example.app&referrer="))
+            #expect(target.contains("linkserver_token%3D"))
+            let stats = try api.get("/v1/stats/clicks")
+            #expect(stats.json?["clicks"] == 2)
+            #expect(stats.json?["bots"] == 3)
+            #expect(stats.json?["unmatched"] == 0)
+        }
+    }
 }

@@ -70,6 +70,10 @@ import Testing
             let head = try client.request(
                 "HEAD", "/users/1", headers: ["Host": "links.example.com", "User-Agent": Self.windows])
             #expect(head.status == 302)
+            #expect(head.header("location") == "https://www.example.com/u/1")
+            #expect(head.header("cache-control") == "no-store")
+            #expect(head.header("x-robots-tag") == "noindex")
+            #expect(head.body.isEmpty)
             let stats = try server.client().get("/v1/stats/clicks")
             #expect(stats.json?["clicks"] == 3)
             #expect(stats.json?["byPlatform"] == ["ios": 1, "android": 0, "desktop": 2])
@@ -90,11 +94,19 @@ import Testing
             let referrer = try #require(PlayReferrer.queryValue("referrer", in: location))
             let token = try #require(PlayReferrer.queryValue("linkserver_token", in: "?" + referrer))
             #expect(token.count >= 22)
+            // §9: the token holds the resolution at click time: the route replaced since then does not change it.
+            #expect(try server.client().request("DELETE", "/v1/routes/user").status == 204)
+            let replacement: JSONValue = ["path": "/users/:id", "name": "member", "destination": ["screen": "New"]]
+            #expect(try server.client().post("/v1/routes", replacement).status == 201)
             let claim = try server.client().post("/v1/deferred/claim", ["token": .string(token), "installId": "i1"])
             #expect(claim.status == 200)
             #expect(claim.json?["platform"] == "android")
             #expect(claim.json?["link"] == "https://links.example.com/users/42")
             #expect(claim.json?["resolution"]?["route"]?["name"] == "user")
+            #expect(claim.json?["resolution"]?["destination"] == .null)
+            #expect(claim.json?["resolution"]?["params"] == ["id": "42"])
+            let clickedAt = try #require(claim.json?["clickedAt"]?.stringValue)
+            #expect(UTCCalendar.milliseconds(parsing: clickedAt) != nil, "\(clickedAt)")
             // The same install again within 10 minutes gets the same answer; anyone else gets unknown_token.
             let again = try links(server).post(
                 "/v1/deferred/claim", ["token": .string(token), "installId": "i1"],
@@ -153,6 +165,12 @@ import Testing
                 #expect(head.header("content-length") == String(got.body.count), "\(agent)")
                 #expect(head.body.isEmpty)
             }
+            // §7, §9: HEAD creates no token: the two GETs stored one each, the HEADs none (an Android person's HEAD
+            // to the store neither).
+            let androidHead = try client.request(
+                "HEAD", "/users/42", headers: ["Host": "links.example.com", "User-Agent": Self.android])
+            #expect(androidHead.status == 302)
+            #expect(try server.application.store.countDeferredTokens() == 2)
             let standIn = try server.client().post("/v1/deferred/claim", ["token": .string(DeferredTokens.standIn)])
             #expect(standIn.errorCode == "unknown_token")
         }
@@ -302,16 +320,19 @@ import Testing
             #expect(check.status == 200)
             #expect(check.text.contains("navigator.maxTouchPoints > 1"))
             #expect(check.text.contains("https://links.example.com/users/42?_lsp=ios"))
-            #expect(check.text.contains("<noscript>"))
+            #expect(check.text.contains(#": "https://links.example.com/users/42?_lsp=desktop")"#))
+            #expect(check.text.contains(#"<noscript><a href="https://links.example.com/users/42?_lsp=desktop">"#))
             // Asked as JSON: the same decision, with the link's resolution (the route matched).
             let asked = try get(links(server), "/users/42", agent: Self.macSafari, accept: "application/json")
             #expect(asked.json?["decision"] == "platform_check")
             #expect(asked.json?["resolution"]?["route"]?["name"] == "user")
             let ios = try get(links(server), "/users/42?_lsp=ios", agent: Self.macSafari)
             #expect(ios.header("location") == "https://apps.apple.com/app/id123456789")
+            let desktop = try get(links(server), "/users/42?_lsp=desktop", agent: Self.macSafari)
+            #expect(desktop.header("location") == "https://www.example.com/u/42")
             let stats = try server.client().get("/v1/stats/clicks")
-            #expect(stats.json?["clicks"] == 1)
-            #expect(stats.json?["byPlatform"]?["ios"] == 1)
+            #expect(stats.json?["clicks"] == 2)
+            #expect(stats.json?["byPlatform"] == ["ios": 1, "android": 0, "desktop": 1])
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LinkCore
 import Testing
 
@@ -45,6 +46,41 @@ import Testing
         #expect(stats.json?["clicks"] == 300)
         let all = try HTTPClient(port: again).get("/v1/stats/clicks")
         #expect(all.json?["unmatched"] == 50)
+        second.signal(SIGTERM)
+        #expect(try second.waitForExit() == 0)
+    }
+
+    /// API.md §8: "a crash at most the last second": the counts are written by the server itself, a batch a
+    /// second, not by a stop. The clicks' counts are seen in the SQLite file (read from this process), then the
+    /// server is killed with SIGKILL; the next start on the folder reports every one.
+    @Test func clickCountsWrittenBeforeAKill9AreKept() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        let config = dataDir + "/config.json"
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: config))
+        let arguments = [
+            "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json", "--config",
+            config,
+        ]
+        let first = try ServerProcess(arguments: arguments)
+        let port = try first.waitUntilListening()
+        let links = HTTPClient(port: try first.waitForLinksPort())
+        #expect(try HTTPClient(port: port).post("/v1/routes", ["path": "/users/:id", "name": "user"]).status == 201)
+        let agent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0"
+        for index in 0..<40 { _ = try links.get("/users/\(index)", headers: ["User-Agent": agent]) }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let database = try DatabaseQueue(path: dataDir + "/linkserver.sqlite", configuration: configuration)
+        let stored = {
+            try database.read { db in try Int.fetchOne(db, sql: "SELECT SUM(count) FROM click_count") } ?? 0
+        }
+        #expect(try waitUntil(timeout: .seconds(10)) { try stored() == 40 })
+        try database.close()
+        first.signal(SIGKILL)
+        _ = try first.waitForExit()
+
+        let second = try ServerProcess(arguments: arguments)
+        let again = HTTPClient(port: try second.waitUntilListening())
+        #expect(try again.get("/v1/stats/clicks?route=user").json?["clicks"] == 40)
         second.signal(SIGTERM)
         #expect(try second.waitForExit() == 0)
     }

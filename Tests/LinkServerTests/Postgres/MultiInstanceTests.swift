@@ -159,6 +159,13 @@ extension PostgresSuites {
             }
             #expect(redirected.load(ordering: .relaxed) == 60)
             #expect(expired.load(ordering: .relaxed) == 240)
+            // §12: click counts are summed: each instance reports all 300 (§8: visible within 2 s).
+            for port in instances.map(\.port) {
+                #expect(
+                    waitUntil(timeout: .seconds(3)) {
+                        (try? HTTPClient(port: port).get("/v1/stats/clicks").json?["clicks"]) == 300
+                    })
+            }
         }
 
         /// API.md §12: a subscription's 201 means it is stored, so a click on another instance right after it is
