@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LinkCore
 import Testing
 
@@ -120,6 +121,32 @@ import Testing
             // `installId` is optional: `null` (as many encoders write an absent optional) is none, not a 400.
             let withNull = try server.client().post("/v1/deferred/claim", ["token": .string(token), "installId": nil])
             #expect(withNull.errorCode == "unknown_token")
+        }
+    }
+
+    /// §9: "No fingerprinting: no IP address or device signature is stored with a token". The stored row has the
+    /// token, the resolution, the platform, the times, the link and the install id once claimed: nothing of the
+    /// click's address, agent or language.
+    @Test func aTokenIsStoredWithoutTheClicksAddressOrAgent() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let client = links(server)
+            try client.connect(from: "127.0.0.9")
+            let reply = try client.click(
+                "/users/42", agent: Self.android + " Fingerprint/12345", headers: ["Accept-Language": "de-CH"])
+            let token = try #require(reply.playToken)
+            let store = try #require(server.application.store as? SQLiteStore)
+            let rows = try store.database.read { db in try GRDB.Row.fetchAll(db, sql: "SELECT * FROM deferred_token") }
+            #expect(rows.count == 1)
+            let row = try #require(rows.first)
+            #expect(
+                Set(row.columnNames) == [
+                    "token", "resolution", "platform", "clicked_at", "link", "expires_at", "claimed_at", "install_id",
+                ])
+            #expect(row["token"] == token)
+            for trace in ["127.0.0.9", "Fingerprint", "Pixel", "Android 14", "de-CH"] {
+                #expect(!row.description.contains(trace), "\(trace)")
+            }
         }
     }
 

@@ -107,4 +107,21 @@ import Testing
         #expect(!server.log.contains("listening"))
     }
 
+    /// API.md §7: config routes that would make the apple-app-site-association file larger than Apple reads (128 KB)
+    /// stop the start: exit 2, with the sizes in the message; nothing listens.
+    @Test func aRoutesFileThatOutgrowsApplesLimitStopsTheStart() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        let routesFile = dataDir + "/routes.json"
+        let routes = (0..<5_000).map { #"{"path": "/p\#($0)/:id", "name": "r\#($0)"}"# }.joined(separator: ",")
+        try Data(#"{"routes": [\#(routes)]}"#.utf8).write(to: URL(fileURLWithPath: routesFile))
+        let config = dataDir + "/config.json"
+        let settings = #"{"links": {"hosts": ["links.example.com"], "apps": {"ios": {"appIDs": ["ABCDE12345.com.example.app"]}}}}"#
+        try Data(settings.utf8).write(to: URL(fileURLWithPath: config))
+        let server = try ServerProcess(arguments: [
+            "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", routesFile, "--config", config,
+        ])
+        #expect(try server.waitForExit() == 2)
+        #expect(server.log.contains("Apple reads at most 131072"), "\(server.log)")
+        #expect(!server.log.contains("listening"))
+    }
 }
