@@ -365,6 +365,12 @@ final class Daemon: @unchecked Sendable {
         if identified, let id = state.requestID {
             id.withCString { _ = MHD_add_response_header(mhdResponse, "X-Request-Id", $0) }
         }
+        // Stopping: a kept-alive connection ends with this answer (RFC 9112 §9.6), so its client sends its next
+        // request on a new connection (elsewhere) and the stop is not held to its grace by a client that keeps
+        // sending, only to have its last request cut unanswered when the grace ends.
+        if draining.load(ordering: .relaxed), !response.headers.contains(where: { $0.0 == "Connection" }) {
+            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+        }
         guard added else {
             logger.error(
                 "an answer's header was refused by libmicrohttpd; answered 500 instead",

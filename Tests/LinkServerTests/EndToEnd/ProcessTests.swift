@@ -178,6 +178,37 @@ import Testing
         #expect(server.log.contains("stopped"))
     }
 
+    /// Once the stop has begun, an answer on a kept-alive connection carries `Connection: close` (RFC 9112 §9.6) and
+    /// ends it: a client that keeps sending on its connection does not hold the stop to its grace, only to have its
+    /// last request cut unanswered when the grace ends. (A request held in flight keeps the stop waiting meanwhile.)
+    @Test func aStopEndsEachKeptAliveConnectionWithItsNextAnswer() throws {
+        let server = try ServerProcess(
+            arguments: ["--host", "127.0.0.1", "--port", "0", "--data-dir", TestServer.temporaryDirectory()],
+            environment: ["LINK_SERVER_SHUTDOWN_GRACE": "3600"])
+        let port = try server.waitUntilListening()
+        let inFlight = HTTPClient(port: port)
+        try inFlight.sendRaw(
+            Array(
+                ("POST /v1/routes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20\r\n"
+                    + "Expect: 100-continue\r\n\r\n").utf8))
+        #expect(try inFlight.readResponse().status == 100)
+        let keptAlive = HTTPClient(port: port)
+        let before = try keptAlive.get("/healthz")
+        #expect(before.status == 200 && before.header("connection") == nil)
+        server.signal(SIGTERM)
+        try server.waitForLog("shutting down")
+        // The stop begins to drain right after that line: the first answer after it, or the next, says close.
+        var closing: HTTPClient.Reply?
+        for _ in 0..<50 where closing == nil {
+            let reply = try keptAlive.get("/healthz")
+            #expect(reply.status == 200)
+            if reply.header("connection") == "close" { closing = reply }
+        }
+        #expect(closing != nil)
+        server.signal(SIGTERM)
+        #expect(try server.waitForExit() == 0)
+    }
+
     /// `logging.format: json` (`LINK_LOGGING_FORMAT`): every line the process writes, from the start to the stop,
     /// is one JSON object with the time (RFC 3339, milliseconds), the level and the message.
     @Test func jsonLogLinesFromStartToStop() throws {
