@@ -68,14 +68,10 @@ final class EventEndpoints: Sendable {
             requests.append(EventTypeRequest(path: try entry.string("path"), name: try entry.string("name")))
         }
         let ttl = try body.int("ttl", in: EventBus.Limits.ttlRange) ?? EventBus.Limits.defaultTTL
-        let subscribed: (id: String, cursor: Int)
-        if try types.plannedChanges(requests).isEmpty {
-            subscribed = try hub.subscribe(requests, ttl: .seconds(ttl))
-        } else {
-            // Registering a type or binding a name is a write (API.md §5): without the admin token (when one is
-            // set) a subscription may use existing types only, and nothing is registered.
+        // Registering a type or binding a name is a write (API.md §5): without the admin token (when one is set) a
+        // subscription may use existing types only, and nothing is registered.
+        let subscribed = try types.subscribe(requests, ttl: .seconds(ttl)) {
             try auth.authorize(request, access: .write)
-            subscribed = try types.subscribeRegistering(requests, ttl: .seconds(ttl))
         }
         return .now(
             .json(

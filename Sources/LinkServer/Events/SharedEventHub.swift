@@ -82,10 +82,11 @@ final class SharedEventHub: EventHub {
     }
 
     func subscribe(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int) {
-        let shapes = try withCurrentTypes { try types.resolveTypes(requests) }.map { $0.pattern.shape() }
+        let resolved = try withCurrentTypes { try types.resolveTypes(requests) }
         let id = EventBus.newID()
         let cursor = try store.createSubscription(
-            id: id, shapes: shapes, ttl: ttl.milliseconds, now: clock(),
+            id: id, shapes: resolved.map { $0.pattern.shape() },
+            stored: resolved.filter { !$0.isBuiltIn }.map { $0.pattern.shape() }, ttl: ttl.milliseconds, now: clock(),
             limit: types.limits.maxSubscriptions)
         state.withLock { $0.subscriptions += 1 }
         return (id, cursor)

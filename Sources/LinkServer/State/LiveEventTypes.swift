@@ -29,27 +29,51 @@ final class LiveEventTypes: Sendable {
 
     /// The types a subscription would register or name, planned against the current types (another instance's
     /// registration of a moment ago included); empty when it uses existing types only.
-    func plannedChanges(_ requests: [EventTypeRequest]) throws -> [EventType] {
+    private func plannedChanges(_ requests: [EventTypeRequest]) throws -> [EventType] {
         // With a shared store a type named by its pattern may have been removed elsewhere a moment ago: planned
         // against the followed copy, its registration (and the admin token it needs) would be missed.
         if shared, requests.contains(where: { $0.path != nil }) { try refresh() }
         return try hub.withCurrentTypes { try bus.plannedTypeChanges(requests) }
     }
 
+    /// Subscribes to the types `requests` name, registering and naming what they need first (`authorizeWrite` is
+    /// asked then: a write, API.md §5). A subscription to a type another instance removed a moment ago is planned
+    /// again against the types as they are now (the store refuses it, ``StoreConflict``: it would otherwise hold the
+    /// removed type's pattern and receive it once registered again).
+    func subscribe(
+        _ requests: [EventTypeRequest], ttl: Duration, authorizeWrite: () throws -> Void
+    ) throws -> (id: String, cursor: Int) {
+        var attempts = 0
+        while true {
+            do {
+                if try plannedChanges(requests).isEmpty { return try hub.subscribe(requests, ttl: ttl) }
+                try authorizeWrite()
+                return try subscribeRegistering(requests, ttl: ttl)
+            } catch is StoreConflict where attempts < LiveEventTypes.maxAttempts {
+                attempts += 1
+                try refresh()
+            }
+        }
+    }
+
     /// Registers and names what `requests` need, then subscribes to them. A subscription refused after the types
     /// were stored (too many subscriptions, the shared store lost) registers nothing: the stored types go back to the
     /// ones the bus still publishes, or the next start would bring the refused request's types to light.
-    func subscribeRegistering(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int) {
-        try writes.withLock { _ in
-            if shared { try follow() }
+    private func subscribeRegistering(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int)
+    {
+        try writingPlanned {
             let planned = try bus.plannedTypeChanges(requests)
             let published = planned.map { try? bus.type(pattern: $0.pattern) }
-            try store.saveEventTypes(planned)
+            try store.saveEventTypes(planned, before: published)
             do {
                 return try hub.subscribe(requests, ttl: ttl)
             } catch {
                 for (type, before) in zip(planned, published) {
-                    if let before { try? store.saveEventTypes([before]) } else { try? store.deleteEventType(type) }
+                    if let before {
+                        try? store.saveEventTypes([before], before: [type])
+                    } else {
+                        try? store.deleteEventType(type)
+                    }
                 }
                 // The shared hub resolves the types on the bus before the store refuses the subscription: the bus
                 // then follows the store put back (a name bound by the refused request is let go). The embedded bus
@@ -62,12 +86,33 @@ final class LiveEventTypes: Sendable {
 
     /// Registers a type or names one; `changed` is false when it existed as given.
     func register(_ entry: EventTypeRequest) throws -> (type: EventType, changed: Bool) {
-        try writes.withLock { _ in
-            if shared { try follow() }
-            try store.saveEventTypes(try bus.plannedTypeChanges([entry]))
+        try writingPlanned {
+            let planned = try bus.plannedTypeChanges([entry])
+            try store.saveEventTypes(planned, before: planned.map { try? bus.type(pattern: $0.pattern) })
             return try bus.register(entry)
         }
     }
+
+    /// Runs a write planned against the types followed here, with `writes` held: with a shared store, it follows the
+    /// stored types first, and again when the store finds them changed since (``StoreConflict``: another instance
+    /// registered, named or removed one a moment ago), then plans anew, as two requests to one instance would be
+    /// answered one after the other.
+    private func writingPlanned<Value>(_ write: () throws -> Value) throws -> Value {
+        try writes.withLock { _ in
+            var attempts = 0
+            while true {
+                if shared { try follow() }
+                do {
+                    return try write()
+                } catch is StoreConflict where attempts < LiveEventTypes.maxAttempts {
+                    attempts += 1
+                }
+            }
+        }
+    }
+
+    /// How many times a write planned on types another instance changed meanwhile is planned again.
+    static let maxAttempts = 8
 
     /// Removes a type by name or pattern; built-in types are `read_only`.
     func remove(name: String?, pattern: Pattern?) throws {

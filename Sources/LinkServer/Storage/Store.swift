@@ -12,8 +12,11 @@ protocol Store: Sendable {
 
     /// Registered event types with their names, in registration order.
     func loadEventTypes() throws -> [EventType]
-    /// Adds event types, or records a name given to an existing one (matched by pattern shape).
-    func saveEventTypes(_ types: [EventType]) throws
+    /// Adds event types, or records a name given to an existing one (matched by pattern shape). `before` holds, for
+    /// each, the stored type of its shape the change was planned against (`nil`: none); a shared store throws
+    /// ``StoreConflict`` when the stored types are no longer those (another instance registered, named or removed one
+    /// first), or when one of the names is bound to another pattern there.
+    func saveEventTypes(_ types: [EventType], before: [EventType?]) throws
     /// Removes an event type (matched by pattern shape).
     func deleteEventType(_ type: EventType) throws
 

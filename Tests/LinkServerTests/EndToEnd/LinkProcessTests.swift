@@ -115,7 +115,8 @@ import Testing
         let routes = (0..<5_000).map { #"{"path": "/p\#($0)/:id", "name": "r\#($0)"}"# }.joined(separator: ",")
         try Data(#"{"routes": [\#(routes)]}"#.utf8).write(to: URL(fileURLWithPath: routesFile))
         let config = dataDir + "/config.json"
-        let settings = #"{"links": {"hosts": ["links.example.com"], "apps": {"ios": {"appIDs": ["ABCDE12345.com.example.app"]}}}}"#
+        let settings =
+            #"{"links": {"hosts": ["links.example.com"], "apps": {"ios": {"appIDs": ["ABCDE12345.com.example.app"]}}}}"#
         try Data(settings.utf8).write(to: URL(fileURLWithPath: config))
         let server = try ServerProcess(arguments: [
             "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", routesFile, "--config", config,

@@ -404,5 +404,89 @@ extension PostgresSuites {
             #expect(other.status == 409)
             #expect(other.json?["error"]?["code"] == "name_conflict")
         }
+
+        /// §5, §12: one pattern given three different names at once, one on each instance (explicitly, or by
+        /// subscribing), is named once: one request is answered 201 and the others 409 `name_conflict`, as if they had
+        /// reached one instance one after the other; every instance lists the name that was answered 201. (All three
+        /// were answered 201, and the last name replaced the others.) The same unnamed pattern registered at once is
+        /// 201 once and 200 for the others ("when it exists as given").
+        @Test func onePatternNamedDifferentlyOnThreeInstancesAtOnceKeepsTheNameAnswered201() throws {
+            let servers = try Self.three()
+            let ports = servers.map(\.port)
+            for round in 0..<8 {
+                let answers = Mutex<[(name: String, status: Int, code: JSONValue?)]>([])
+                DispatchQueue.concurrentPerform(iterations: 3) { worker in
+                    let name = "named\(round)_\(worker)"
+                    let entry: JSONValue = ["path": .string("/named\(round)/:p"), "name": .string(name)]
+                    let client = HTTPClient(port: ports[worker])
+                    let reply =
+                        round % 2 == 0
+                        ? try? client.post("/v1/events", entry)
+                        : try? client.post("/v1/events/subscriptions", ["events": [entry]])
+                    answers.withLock { $0.append((name, reply?.status ?? 0, reply?.json?["error"]?["code"])) }
+                }
+                let all = answers.withLock { $0 }
+                let named = all.filter { $0.status == 201 }
+                #expect(named.count == 1, "round \(round): \(all)")
+                #expect(
+                    all.filter { $0.status == 409 && $0.code == "name_conflict" }.count == 2, "round \(round): \(all)")
+                let winner = try #require(named.first?.name)
+                for port in ports {
+                    let types = try HTTPClient(port: port).get("/v1/events").json?["events"]?.arrayValue ?? []
+                    let type = types.first { $0["pattern"] == .string("/named\(round)/:p") }
+                    #expect(type?["name"] == .string(winner), "round \(round) on \(port)")
+                }
+            }
+            let statuses = Mutex<[Int]>([])
+            DispatchQueue.concurrentPerform(iterations: 3) { worker in
+                let reply = try? HTTPClient(port: ports[worker]).post("/v1/events", ["path": "/unnamed/:p"])
+                statuses.withLock { $0.append(reply?.status ?? 0) }
+            }
+            #expect(statuses.withLock { $0 }.sorted() == [200, 200, 201])
+        }
+
+        /// §5: a removed type's subscriptions stop receiving it, also once its pattern is registered again. A
+        /// subscription by name on B made at the same moment as the type's removal on A either came first (and
+        /// receives nothing of the pattern registered again) or after (404 `unknown_name`): it never holds the
+        /// removed type to receive the new one.
+        @Test func aSubscriptionRacingTheRemovalOfItsTypeNeverReceivesThePatternRegisteredAgain() throws {
+            let servers = try Self.three()
+            let a = HTTPClient(port: servers[0].port)
+            for round in 0..<10 {
+                let path = "/gone\(round)/:p"
+                let name = "gone\(round)"
+                #expect(try a.post("/v1/events", ["path": .string(path), "name": .string(name)]).status == 201)
+                #expect(
+                    waitUntil(timeout: PostgresSuites.withinOneSecond) {
+                        (try? HTTPClient(port: servers[1].port).get("/v1/events").text.contains(name)) == true
+                    })
+                let subscribed = Mutex<HTTPClient.Reply?>(nil)
+                let removed = Mutex<Int>(0)
+                let portA = servers[0].port
+                let portB = servers[1].port
+                DispatchQueue.concurrentPerform(iterations: 2) { worker in
+                    if worker == 0 {
+                        let status = (try? HTTPClient(port: portA).request("DELETE", "/v1/events/\(name)"))?.status
+                        removed.withLock { $0 = status ?? 0 }
+                    } else {
+                        let reply = try? HTTPClient(port: portB).post(
+                            "/v1/events/subscriptions", ["events": [["name": .string(name)]], "ttl": 60])
+                        subscribed.withLock { $0 = reply }
+                    }
+                }
+                #expect(removed.withLock { $0 } == 204)
+                let reply = try #require(subscribed.withLock { $0 })
+                guard reply.status == 201 else {
+                    #expect(reply.status == 404 && reply.errorCode == "unknown_name", "\(reply.status) \(reply.text)")
+                    continue
+                }
+                let id = try #require(reply.json?["id"]?.stringValue)
+                let cursor = try #require(reply.json?["cursor"]?.intValue)
+                #expect([200, 201].contains(try a.post("/v1/events", ["path": .string(path)]).status))
+                #expect(try a.post("/v1/events/emit", ["loc": .string("/gone\(round)/1")]).status == 200)
+                let poll = try Self.poll(servers[2].port, id, after: cursor)
+                #expect(poll.json?["events"] == [], "round \(round): \(poll.text)")
+            }
+        }
     }
 }

@@ -28,9 +28,26 @@ extension PostgresStore {
             WHERE e.seq <= r.through AND r.shape = ANY(e.shapes)))
         """
 
-    /// Opens a subscription at the current `seq`; `too_many_subscriptions` past `limit` live ones.
-    func createSubscription(id: String, shapes: [String], ttl: Int64, now: Int64, limit: Int) throws -> Int {
+    /// Opens a subscription at the current `seq`; `too_many_subscriptions` past `limit` live ones. `stored`: the shapes
+    /// of its types that are stored (all but the built-in ones); ``StoreConflict`` when one of them was removed by
+    /// another instance since this one resolved the subscription's entries.
+    func createSubscription(id: String, shapes: [String], stored: [String], ttl: Int64, now: Int64, limit: Int)
+        throws -> Int
+    {
         try transaction { connection, logger in
+            // SHARE: a type's removal (or registration) commits wholly before or after the subscription, which
+            // then never holds the shape of a type removed before it (removal is final for the subscriptions it
+            // finds; one made a moment after on another instance would receive the pattern if registered again).
+            // Type writes are rare; subscriptions do not block each other.
+            try await connection.query("LOCK TABLE event_type IN SHARE MODE", logger: logger)
+            let distinct = Array(Set(stored))
+            if !distinct.isEmpty {
+                let found =
+                    try await connection.query(
+                        "SELECT count(*) FROM event_type WHERE shape = ANY(\(distinct)::text[])", logger: logger
+                    ).collectColumn(Int.self).first ?? 0
+                guard found == distinct.count else { throw StoreConflict(table: .eventTypes) }
+            }
             // FOR SHARE: an emit (FOR UPDATE on the same row) commits wholly before or after the subscription.
             guard
                 let seq = try await connection.query(

@@ -10,14 +10,36 @@ extension PostgresStore {
         }.map { pattern, name in EventType(pattern: try Pattern(pattern), name: name) }
     }
 
-    func saveEventTypes(_ types: [EventType]) throws {
+    func saveEventTypes(_ types: [EventType], before: [EventType?]) throws {
         guard !types.isEmpty else { return }
         let rows = types.map { ($0.pattern.shape(), $0.pattern.description, $0.name) }
+        let expected = before.map { $0.map { (shape: $0.pattern.shape(), name: $0.name) } }
         try transaction { connection, logger in
             // Type writes take turns: `ON CONFLICT (shape)` covers only the shape, so two instances inserting the
             // same new type at once raced on the unique name, and the second failed with a unique violation
             // (`name_conflict`) for the very binding the first had just made. Registering types is rare.
             try await connection.query("LOCK TABLE event_type IN SHARE ROW EXCLUSIVE MODE", logger: logger)
+            // Planned against what this instance had followed: when another instance changed the same types since,
+            // the write is planned again (two instances naming one pattern at once were both answered 201, and the
+            // later name replaced the earlier; a type both registered was 201 twice).
+            for ((shape, _, name), expected) in zip(rows, expected) {
+                let stored = try await connection.query(
+                    "SELECT name FROM event_type WHERE shape = \(shape)", logger: logger
+                ).collectColumn(String?.self)
+                let unchanged =
+                    switch (stored.first, expected) {
+                    case (nil, nil): true
+                    case (let stored?, let expected?): stored == expected.name
+                    default: false
+                    }
+                guard unchanged else { throw StoreConflict(table: .eventTypes) }
+                if let name {
+                    let elsewhere = try await connection.query(
+                        "SELECT 1 FROM event_type WHERE name = \(name) AND shape <> \(shape)", logger: logger
+                    ).collectColumn(Int.self)
+                    guard elsewhere.isEmpty else { throw StoreConflict(table: .eventTypes) }
+                }
+            }
             for (shape, pattern, name) in rows {
                 try await connection.query(
                     """
