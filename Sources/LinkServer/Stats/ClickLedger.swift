@@ -113,12 +113,16 @@ final class ClickLedger: Sendable {
         logger.error("click statistics not written at stop; these clicks are lost", metadata: ["clicks": "\(total)"])
     }
 
-    /// Writes the pending counters in one transaction; on failure they stay pending for the next try.
+    /// Writes the pending counters in one transaction; on failure they stay pending for the next try. While a shared
+    /// store is known to be out of reach nothing is tried: each try would wait out the store's timeout (10 s), and a
+    /// stop (``stop()``) during an outage took 10–20 s to keep the counts, past a supervisor's usual kill timer.
     func flush() {
         moving.withLock { _ in
+            let reachable = storeReachable()
             let (batch, dropped) = pending.withLock { pending in
-                defer { pending = Pending() }
-                return (pending.counters, pending.dropped)
+                let taken = (reachable ? pending.counters : [:], pending.dropped)
+                if reachable { pending = Pending() } else { pending.dropped = 0 }
+                return taken
             }
             if dropped > 0 {
                 logger.error(
