@@ -59,8 +59,7 @@ extension QRRequest {
         throws(LinkError) -> Int
     {
         guard let value else { return fallback }
-        guard !value.isEmpty, value.utf8.count <= 9, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-            let number = Int(value), range.contains(number)
+        guard let number = value.decimalValue, range.contains(number)
         else {
             throw LinkError(
                 .invalidRequest,

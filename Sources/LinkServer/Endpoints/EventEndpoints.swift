@@ -100,12 +100,12 @@ final class EventEndpoints: Sendable {
         for (key, value) in try request.queryItems() {
             switch key {
             case "after":
-                guard let number = Int(value), number >= 0 else {
+                guard let number = value.decimalValue else {
                     throw LinkError.invalidField("after", expected: "an integer ≥ 0")
                 }
                 after = number
             case "wait":
-                guard let number = Int(value), (0...EventEndpoints.maxWaitSeconds).contains(number) else {
+                guard let number = value.decimalValue, (0...EventEndpoints.maxWaitSeconds).contains(number) else {
                     throw LinkError.invalidField(
                         "wait", expected: "an integer from 0 to \(EventEndpoints.maxWaitSeconds)")
                 }

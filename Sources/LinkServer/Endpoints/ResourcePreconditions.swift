@@ -19,9 +19,7 @@ enum ResourcePreconditions {
             let weak = tag.hasPrefix("W/")
             if weak { tag = tag.dropFirst(2) }
             guard let opaque = opaqueText(tag) else { return [.never] }
-            if !weak, !opaque.isEmpty, opaque.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                let revision = Int(opaque)
-            {
+            if !weak, let revision = opaque.decimalValue {
                 revisions.append(revision)
             }
         }

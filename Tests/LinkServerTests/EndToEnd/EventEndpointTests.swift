@@ -135,7 +135,9 @@ import Testing
         try withServer { (server) throws in
             let client = server.client()
             let (id, _) = try subscribe(client)
-            for query in ["after=-1", "after=x", "wait=61", "wait=-1", "wait=abc"] {
+            for query in [
+                "after=-1", "after=x", "after=+1", "after=%201", "after=", "wait=61", "wait=-1", "wait=abc", "wait=+5",
+            ] {
                 let reply = try client.get("/v1/events/subscriptions/\(id)?\(query)")
                 #expect(reply.status == 400, "\(query)")
                 #expect(reply.errorCode == "invalid_request", "\(query)")
