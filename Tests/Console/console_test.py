@@ -49,12 +49,13 @@ CONFIG = {
 class Server:
     """The real binary on port 0, in a fresh data folder."""
 
-    def __init__(self, binary, read_token=None):
+    def __init__(self, binary, read_token=None, config=None):
         self.binary = binary
         self.folder = tempfile.mkdtemp(prefix="console-test-")
+        settings = config or CONFIG
         config = os.path.join(self.folder, "linkserver.json")
         with open(config, "w") as file:
-            json.dump(CONFIG, file)
+            json.dump(settings, file)
         self.log_path = os.path.join(self.folder, "server.log")
         self.log = open(self.log_path, "w")
         env = dict(os.environ, LINK_ADMIN_TOKEN=TOKEN)
