@@ -21,7 +21,8 @@ extension PostgresSuites {
             let path = TestServer.temporaryDirectory() + "/linkserver.json"
             let text = #"""
                 {"links": {"hosts": ["links.example.com"], "webURL": "https://www.example.com{location}",
-                  "apps": {"android": {"package": "com.example.app",
+                  "apps": {"ios": {"appIDs": ["ABCDE12345.com.example.app"]},
+                    "android": {"package": "com.example.app",
                     "sha256CertFingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"],
                     "storeURL": "https://play.google.com/store/apps/details?id=com.example.app"}}}}
                 """#

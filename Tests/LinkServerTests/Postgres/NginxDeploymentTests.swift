@@ -135,12 +135,23 @@ extension PostgresSuites {
             let otherHost = try HTTPClient(port: front.1).get(
                 "/.well-known/assetlinks.json", headers: ["Host": "elsewhere.example.org"])
             #expect(otherHost.status == 404)
-            // §12: every instance serves the same bytes with the same ETag.
+            // §12: every instance serves the same bytes with the same ETag, for both files.
+            let apple = try HTTPClient(port: front.1).get(
+                "/.well-known/apple-app-site-association", headers: ["Host": "links.example.com"])
+            #expect(apple.status == 200)
+            #expect(apple.text.contains("ABCDE12345.com.example.app"))
             for instance in instances {
-                let direct = try HTTPClient(port: instance.linksPort).get(
-                    "/.well-known/assetlinks.json", headers: ["Host": "links.example.com"])
-                #expect(direct.body == file.body)
-                #expect(direct.header("etag") != nil && direct.header("etag") == file.header("etag"))
+                for reference in [
+                    (path: "/.well-known/assetlinks.json", reply: file),
+                    (path: "/.well-known/apple-app-site-association", reply: apple),
+                ] {
+                    let direct = try HTTPClient(port: instance.linksPort).get(
+                        reference.path, headers: ["Host": "links.example.com"])
+                    #expect(direct.body == reference.reply.body, "\(reference.path)")
+                    #expect(
+                        direct.header("etag") != nil && direct.header("etag") == reference.reply.header("etag"),
+                        "\(reference.path)")
+                }
             }
         }
     }
