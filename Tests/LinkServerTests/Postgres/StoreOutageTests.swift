@@ -115,6 +115,12 @@ extension PostgresSuites {
                     let stats = try? HTTPClient(port: b.port).get("/v1/stats/clicks?from=\(day)&to=\(day)").json
                     return stats?["clicks"]?.intValue == statsBefore + 7
                 })
+            // §12: the password never appears in logs or errors, those of the outage and the reconnect included.
+            let password = try #require(URLComponents(string: url)?.password)
+            #expect(password.count >= 5)
+            for text in [a.log, b.log, write.text, ready.text, never.text] {
+                #expect(!text.contains(password))
+            }
             // The maxClicks route counts again.
             let counted = try HTTPClient(port: a.linksPort).get(
                 "/promo/y",
