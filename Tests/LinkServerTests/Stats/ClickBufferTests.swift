@@ -1,5 +1,6 @@
 import LinkCore
 import Logging
+import Synchronization
 import Testing
 
 @testable import LinkServer
@@ -33,6 +34,33 @@ import Testing
         for index in 0..<100 { pending.add(Self.key("/k\(index % 7)"), name: nil, count: 1, limit: 100) }
         #expect(pending.total == 100 && pending.dropped == 0)
         #expect(pending.counters.values.reduce(0) { $0 + $1.count } == 100)
+    }
+
+    /// API.md §12: while the shared store is out of reach the counts wait in memory, at most `links.bufferedClicks`;
+    /// beyond, the oldest are dropped and logged (each second, with how many), and no write is tried. Once it is
+    /// back, what was kept is written.
+    @Test func duringAnOutageTheOldestBeyondTheLimitAreDroppedAndLogged() throws {
+        let store = try SQLiteStore(directory: TestServer.temporaryDirectory())
+        let reachable = Atomic<Bool>(false)
+        let capture = DaemonLogTests.Capture()
+        let ledger = ClickLedger(
+            store: store, logger: Logger(label: "test", factory: capture.handler), limit: 3,
+            storeReachable: { reachable.load(ordering: .relaxed) })
+        for _ in 0..<5 { ledger.record(Self.key("/a"), name: "a") }
+        ledger.flush()
+        let entries = capture.entries.withLock { $0 }
+        let dropped = entries.first { $0.message == "click statistics buffer full; oldest clicks dropped" }
+        #expect(dropped?.metadata["dropped"] == "2")
+        #expect(dropped?.metadata["links.bufferedClicks"] == "3")
+        #expect(!entries.contains { $0.message.contains("write failed") })
+        #expect(try store.loadClickCounts(from: 20_000, to: 20_000).isEmpty)
+        // Logged once: the next flush has nothing new to say.
+        ledger.flush()
+        #expect(capture.entries.withLock { $0 }.count == entries.count)
+        reachable.store(true, ordering: .relaxed)
+        ledger.flush()
+        #expect(try store.loadClickCounts(from: 20_000, to: 20_000).map(\.count) == [3])
+        try store.close()
     }
 
     /// A stop whose last write fails (a shared store out of reach, here a trigger that refuses every row) says
