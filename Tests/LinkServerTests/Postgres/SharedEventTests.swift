@@ -251,6 +251,35 @@ extension PostgresSuites {
             }
             #expect(events.first?["extra"]?["replaced"] == .null)
         }
+        /// §11: "a presentation that expired while the service was down is emptied at start and its `expired` event
+        /// emitted": seen by a subscription kept in the shared store across the instance's `kill -9`.
+        @Test func aPresentationThatExpiredWhileDownIsEmptiedAtStartWithItsEvent() throws {
+            let url = try PostgresTestDatabase.create()
+            let config = try MultiInstanceTests.configFile()
+            let folder = TestServer.temporaryDirectory()
+            let first = try MultiInstanceTests.instance(url, config: config, dataDir: folder)
+            let subscription = try Self.subscribe(first.port, path: "/slots/:slot")
+            let present = try HTTPClient(port: first.port).post(
+                "/v1/slots/home/present", ["id": "sale", "priority": 5, "ttl": 1])
+            #expect(present.json?["presented"] == true)
+            let expires = try #require(
+                try HTTPClient(port: first.port).get("/v1/slots/home").json?["current"]?["expires"]?.stringValue)
+            let deadline = try #require(UTCCalendar.milliseconds(parsing: expires))
+            first.signal(SIGKILL)
+            _ = try first.waitForExit()
+            #expect(
+                waitUntil(timeout: .seconds(5)) { Int64(Date().timeIntervalSince1970 * 1000) > deadline + 100 })
+
+            let second = try MultiInstanceTests.instance(url, config: config, dataDir: folder)
+            #expect(try HTTPClient(port: second.port).get("/v1/slots/home").json?["current"] == .null)
+            let events = try #require(
+                try Self.poll(second.port, subscription.id, after: subscription.cursor, wait: 5).json?["events"]?
+                    .arrayValue)
+            #expect(events.map { $0["extra"]?["reason"] } == ["presented", "expired"], "\(events)")
+            #expect(events.last?["location"] == "/slots/home")
+            #expect(events.last?["extra"]?["current"] == .null)
+        }
+
         @Test func aSubscriptionExpiresOnEveryInstanceWhenUnpolledForItsTTL() throws {
             let servers = try Self.three()
             let reply = try HTTPClient(port: servers[0].port).post(
