@@ -35,10 +35,17 @@ extension PostgresStore {
         throws -> Int
     {
         try transaction { connection, logger in
+            // FOR SHARE: an emit (FOR UPDATE on the same row) commits wholly before or after the subscription.
+            guard
+                let seq = try await connection.query(
+                    "SELECT revision FROM change_revision WHERE name = 'events' FOR SHARE", logger: logger
+                ).collectColumn(Int.self).first
+            else { throw PostgresStoreError.unexpected("no events revision") }
             // SHARE: a type's removal (or registration) commits wholly before or after the subscription, which
             // then never holds the shape of a type removed before it (removal is final for the subscriptions it
             // finds; one made a moment after on another instance would receive the pattern if registered again).
-            // Type writes are rare; subscriptions do not block each other.
+            // Type writes are rare; subscriptions do not block each other. Taken after the `events` row, in the order
+            // a removal takes them (that row, then the table), so the two never wait on each other in a cycle.
             try await connection.query("LOCK TABLE event_type IN SHARE MODE", logger: logger)
             let distinct = Array(Set(stored))
             if !distinct.isEmpty {
@@ -48,12 +55,6 @@ extension PostgresStore {
                     ).collectColumn(Int.self).first ?? 0
                 guard found == distinct.count else { throw StoreConflict(table: .eventTypes) }
             }
-            // FOR SHARE: an emit (FOR UPDATE on the same row) commits wholly before or after the subscription.
-            guard
-                let seq = try await connection.query(
-                    "SELECT revision FROM change_revision WHERE name = 'events' FOR SHARE", logger: logger
-                ).collectColumn(Int.self).first
-            else { throw PostgresStoreError.unexpected("no events revision") }
             let live =
                 try await connection.query(
                     "SELECT count(*) FROM event_subscription WHERE active_until + ttl_ms >= \(now)", logger: logger
