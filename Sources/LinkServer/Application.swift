@@ -314,10 +314,12 @@ final class Application: Sendable {
         tokenPurge.stop()
         listener?.stop()
         storeWorkers?.stop()
+        // Before the follower stops: the ledger writes to a shared store only while the follower says it answers
+        // (with the follower stopped, that would turn false 3 s later and the counts go to the data folder).
+        clicks.stop()
         follower?.stop()
         pollTimer.stop()
         slots.stop()
-        clicks.stop()
         do {
             try store.close()
         } catch {
