@@ -86,7 +86,8 @@ final class SharedEventHub: EventHub {
         let id = EventBus.newID()
         let cursor = try store.createSubscription(
             id: id, shapes: resolved.map { $0.pattern.shape() },
-            stored: resolved.filter { !$0.isBuiltIn }.map { $0.pattern.shape() }, ttl: ttl.milliseconds, now: clock(),
+            stored: resolved.filter { !$0.isBuiltIn }.map { ($0.pattern.shape(), $0.name) }, ttl: ttl.milliseconds,
+            now: clock(),
             limit: types.limits.maxSubscriptions)
         state.withLock { $0.subscriptions += 1 }
         return (id, cursor)

@@ -45,4 +45,7 @@ extension LinkError {
 
     /// 503: the shared store does not answer (API.md §12).
     static let storeUnreachable = LinkError(.unavailable, "The shared store cannot be reached")
+    /// A write planned again and again because other instances kept changing the same data first.
+    static let keptChanging = LinkError(
+        .unavailable, "Other instances kept changing the same data while this write was planned; try again")
 }

@@ -43,17 +43,19 @@ final class LiveEventTypes: Sendable {
     func subscribe(
         _ requests: [EventTypeRequest], ttl: Duration, authorizeWrite: () throws -> Void
     ) throws -> (id: String, cursor: Int) {
-        var attempts = 0
-        while true {
-            do {
-                if try plannedChanges(requests).isEmpty { return try hub.subscribe(requests, ttl: ttl) }
+        for _ in 0...LiveEventTypes.maxAttempts {
+            guard try plannedChanges(requests).isEmpty else {
+                // A write: planned again inside as often as it needs, not once more out here for each of those.
                 try authorizeWrite()
                 return try subscribeRegistering(requests, ttl: ttl)
-            } catch is StoreConflict where attempts < LiveEventTypes.maxAttempts {
-                attempts += 1
+            }
+            do {
+                return try hub.subscribe(requests, ttl: ttl)
+            } catch is StoreConflict {
                 try refresh()
             }
         }
+        throw LinkError.keptChanging
     }
 
     /// Registers and names what `requests` need, then subscribes to them. A subscription refused after the types
@@ -68,11 +70,13 @@ final class LiveEventTypes: Sendable {
             do {
                 return try hub.subscribe(requests, ttl: ttl)
             } catch {
+                // Put back only what is still as this request left it: another instance may have subscribed to a
+                // type registered here meanwhile (a shared store keeps such a type).
                 for (type, before) in zip(planned, published) {
                     if let before {
                         try? store.saveEventTypes([before], before: [type])
                     } else {
-                        try? store.deleteEventType(type)
+                        try? store.withdrawEventType(type)
                     }
                 }
                 // The shared hub resolves the types on the bus before the store refuses the subscription: the bus
@@ -99,15 +103,15 @@ final class LiveEventTypes: Sendable {
     /// answered one after the other.
     private func writingPlanned<Value>(_ write: () throws -> Value) throws -> Value {
         try writes.withLock { _ in
-            var attempts = 0
-            while true {
+            for _ in 0...LiveEventTypes.maxAttempts {
                 if shared { try follow() }
                 do {
                     return try write()
-                } catch is StoreConflict where attempts < LiveEventTypes.maxAttempts {
-                    attempts += 1
+                } catch is StoreConflict {
+                    continue
                 }
             }
+            throw LinkError.keptChanging
         }
     }
 

@@ -41,6 +41,9 @@ extension SQLiteStore {
         }
     }
 
+    /// One process, its type writes one at a time, its subscriptions in memory: nothing else can hold the type.
+    func withdrawEventType(_ type: EventType) throws { try deleteEventType(type) }
+
     func deleteEventType(_ type: EventType) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM event_type WHERE shape = ?", arguments: [type.pattern.shape()])

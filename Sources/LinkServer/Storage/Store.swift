@@ -19,6 +19,10 @@ protocol Store: Sendable {
     func saveEventTypes(_ types: [EventType], before: [EventType?]) throws
     /// Removes an event type (matched by pattern shape).
     func deleteEventType(_ type: EventType) throws
+    /// Takes back a type this instance stored for a subscription that was then refused: removed only while it is
+    /// stored as `type` and no subscription holds its pattern (with a shared store, another instance may have
+    /// subscribed to it meanwhile).
+    func withdrawEventType(_ type: EventType) throws
 
     /// A small durable key/value map for counters and markers.
     func meta(_ key: String) throws -> String?

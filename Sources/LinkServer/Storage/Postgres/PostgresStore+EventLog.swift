@@ -28,33 +28,38 @@ extension PostgresStore {
             WHERE e.seq <= r.through AND r.shape = ANY(e.shapes)))
         """
 
-    /// Opens a subscription at the current `seq`; `too_many_subscriptions` past `limit` live ones. `stored`: the shapes
-    /// of its types that are stored (all but the built-in ones); ``StoreConflict`` when one of them was removed by
-    /// another instance since this one resolved the subscription's entries.
-    func createSubscription(id: String, shapes: [String], stored: [String], ttl: Int64, now: Int64, limit: Int)
-        throws -> Int
-    {
+    /// Opens a subscription at the current `seq`; `too_many_subscriptions` past `limit` live ones. `stored`: its types
+    /// that are stored (all but the built-in ones), by shape and name, as this instance resolved the entries;
+    /// ``StoreConflict`` when one of them was removed, or named otherwise, by another instance since.
+    func createSubscription(
+        id: String, shapes: [String], stored: [(shape: String, name: String?)], ttl: Int64, now: Int64, limit: Int
+    ) throws -> Int {
         try transaction { connection, logger in
+            // SHARE: a type's removal (or registration, or naming) commits wholly before or after the subscription,
+            // which then never holds the shape of a type removed before it (removal is final for the subscriptions
+            // it finds; one made a moment after on another instance would receive the pattern if registered again),
+            // nor a name given elsewhere to another pattern since. Type writes are rare; subscriptions do not block
+            // each other. The table before the `events` row, in the order a removal takes them: never a cycle.
+            try await connection.query("LOCK TABLE event_type IN SHARE MODE", logger: logger)
+            if !stored.isEmpty {
+                let storedShapes = stored.map(\.shape)
+                let names = stored.map { $0.name ?? "" }
+                let found =
+                    try await connection.query(
+                        """
+                        SELECT count(DISTINCT t.shape) FROM event_type t
+                        JOIN unnest(\(storedShapes)::text[], \(names)::text[]) AS r(shape, name)
+                            ON t.shape = r.shape AND COALESCE(t.name, '') = r.name
+                        """, logger: logger
+                    ).collectColumn(Int.self).first ?? 0
+                guard found == Set(storedShapes).count else { throw StoreConflict(table: .eventTypes) }
+            }
             // FOR SHARE: an emit (FOR UPDATE on the same row) commits wholly before or after the subscription.
             guard
                 let seq = try await connection.query(
                     "SELECT revision FROM change_revision WHERE name = 'events' FOR SHARE", logger: logger
                 ).collectColumn(Int.self).first
             else { throw PostgresStoreError.unexpected("no events revision") }
-            // SHARE: a type's removal (or registration) commits wholly before or after the subscription, which
-            // then never holds the shape of a type removed before it (removal is final for the subscriptions it
-            // finds; one made a moment after on another instance would receive the pattern if registered again).
-            // Type writes are rare; subscriptions do not block each other. Taken after the `events` row, in the order
-            // a removal takes them (that row, then the table), so the two never wait on each other in a cycle.
-            try await connection.query("LOCK TABLE event_type IN SHARE MODE", logger: logger)
-            let distinct = Array(Set(stored))
-            if !distinct.isEmpty {
-                let found =
-                    try await connection.query(
-                        "SELECT count(*) FROM event_type WHERE shape = ANY(\(distinct)::text[])", logger: logger
-                    ).collectColumn(Int.self).first ?? 0
-                guard found == distinct.count else { throw StoreConflict(table: .eventTypes) }
-            }
             let live =
                 try await connection.query(
                     "SELECT count(*) FROM event_subscription WHERE active_until + ttl_ms >= \(now)", logger: logger

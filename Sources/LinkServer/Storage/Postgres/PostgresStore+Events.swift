@@ -52,9 +52,29 @@ extension PostgresStore {
         }
     }
 
+    func withdrawEventType(_ type: EventType) throws {
+        let shape = type.pattern.shape()
+        let name = type.name ?? ""
+        try transaction { connection, logger in
+            try await connection.query("LOCK TABLE event_type IN SHARE ROW EXCLUSIVE MODE", logger: logger)
+            let removed = try await connection.query(
+                """
+                DELETE FROM event_type WHERE shape = \(shape) AND COALESCE(name, '') = \(name)
+                    AND NOT EXISTS (SELECT 1 FROM event_subscription WHERE \(shape) = ANY(shapes))
+                RETURNING shape
+                """, logger: logger
+            ).collectColumn(String.self)
+            if !removed.isEmpty { try await connection.bumpRevision(.eventTypes, logger: logger) }
+            return ()
+        }
+    }
+
     func deleteEventType(_ type: EventType) throws {
         let shape = type.pattern.shape()
         try transaction { connection, logger in
+            // The table first, then the `events` row, as a subscription takes them: never a cycle, and an emit
+            // (which needs that row) does not wait while this waits for a subscription being made.
+            try await connection.query("LOCK TABLE event_type IN SHARE ROW EXCLUSIVE MODE", logger: logger)
             // FOR SHARE: an emit under way (which holds the row from its `seq` to its commit) commits first, so the
             // `seq` read is the last one that can carry the type for its subscriptions; a later emit waits for this
             // removal and no longer reaches them.
