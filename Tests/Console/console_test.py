@@ -77,7 +77,9 @@ class Server:
                 raise RuntimeError("the server exited:\n" + text)
             time.sleep(0.05)
         if not (self.port and self.links_port):
-            raise RuntimeError("the server did not report its ports:\n" + open(self.log_path).read())
+            self.process.kill()
+            raise RuntimeError(f"the server did not report its ports (folder {self.folder}):\n"
+                               + open(self.log_path).read())
         self.base = f"http://127.0.0.1:{self.port}"
 
     def call(self, method, path, body=None, token=TOKEN, port=None, headers=None):

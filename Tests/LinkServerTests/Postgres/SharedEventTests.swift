@@ -95,6 +95,7 @@ extension PostgresSuites {
             let returned = Mutex<[Int]>([])
             let emitting = Atomic<Bool>(true)
             let seen = Mutex<[Int]>([])
+            let failure = Mutex<String?>(nil)
             let polling = DispatchGroup()
             DispatchQueue.global().async(group: polling) {
                 var cursor = subscription.cursor
@@ -102,9 +103,11 @@ extension PostgresSuites {
                 // Polls until an answer after the last emit returned brings nothing new.
                 while true {
                     let last = !emitting.load(ordering: .acquiring)
-                    guard let reply = try? Self.poll(ports[round % 3], subscription.id, after: cursor).json,
-                        let next = reply["cursor"]?.intValue
-                    else { break }
+                    let reply = try? Self.poll(ports[round % 3], subscription.id, after: cursor, wait: 1).json
+                    guard let reply, let next = reply["cursor"]?.intValue else {
+                        failure.withLock { $0 = "poll \(round) after \(cursor) failed: \(String(describing: reply))" }
+                        break
+                    }
                     let seqs = reply["events"]?.arrayValue?.compactMap { $0["seq"]?.intValue } ?? []
                     seen.withLock { $0 += seqs }
                     cursor = next
@@ -123,6 +126,7 @@ extension PostgresSuites {
             #expect(polling.wait(timeout: .now() + 60) == .success)
             let emitted = returned.withLock { $0 }
             #expect(emitted.count == 120 && Set(emitted).count == 120)
+            #expect(failure.withLock { $0 } == nil)
             let delivered = seen.withLock { $0 }
             #expect(delivered == emitted.sorted(), "missing: \(Set(emitted).subtracting(delivered).sorted())")
         }
@@ -260,15 +264,17 @@ extension PostgresSuites {
             let first = try MultiInstanceTests.instance(url, config: config, dataDir: folder)
             let subscription = try Self.subscribe(first.port, path: "/slots/:slot")
             let present = try HTTPClient(port: first.port).post(
-                "/v1/slots/home/present", ["id": "sale", "priority": 5, "ttl": 1])
+                "/v1/slots/home/present", ["id": "sale", "priority": 5, "ttl": 3])
             #expect(present.json?["presented"] == true)
             let expires = try #require(
                 try HTTPClient(port: first.port).get("/v1/slots/home").json?["current"]?["expires"]?.stringValue)
             let deadline = try #require(UTCCalendar.milliseconds(parsing: expires))
             first.signal(SIGKILL)
             _ = try first.waitForExit()
+            // Killed while the presentation still showed: its end comes while no instance runs.
+            #expect(Int64(Date().timeIntervalSince1970 * 1000) < deadline, "the kill came after the presentation ended")
             #expect(
-                waitUntil(timeout: .seconds(5)) { Int64(Date().timeIntervalSince1970 * 1000) > deadline + 100 })
+                waitUntil(timeout: .seconds(8)) { Int64(Date().timeIntervalSince1970 * 1000) > deadline + 100 })
 
             let second = try MultiInstanceTests.instance(url, config: config, dataDir: folder)
             #expect(try HTTPClient(port: second.port).get("/v1/slots/home").json?["current"] == .null)

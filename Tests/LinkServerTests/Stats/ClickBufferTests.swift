@@ -46,7 +46,8 @@ import Testing
         let ledger = ClickLedger(
             store: store, logger: Logger(label: "test", factory: capture.handler), limit: 3,
             storeReachable: { reachable.load(ordering: .relaxed) })
-        for _ in 0..<5 { ledger.record(Self.key("/a"), name: "a") }
+        for _ in 0..<2 { ledger.record(Self.key("/old"), name: "old") }
+        for _ in 0..<3 { ledger.record(Self.key("/a"), name: "a") }
         ledger.flush()
         let entries = capture.entries.withLock { $0 }
         let dropped = entries.first { $0.message == "click statistics buffer full; oldest clicks dropped" }
@@ -59,7 +60,8 @@ import Testing
         #expect(capture.entries.withLock { $0 }.count == entries.count)
         reachable.store(true, ordering: .relaxed)
         ledger.flush()
-        #expect(try store.loadClickCounts(from: 20_000, to: 20_000).map(\.count) == [3])
+        // The oldest (`/old`'s two) were the ones dropped.
+        #expect(try store.loadClickCounts(from: 20_000, to: 20_000).map { [$0.key.pattern: $0.count] } == [["/a": 3]])
         try store.close()
     }
 
