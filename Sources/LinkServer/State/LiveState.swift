@@ -1,3 +1,4 @@
+import LinkCore
 import Synchronization
 
 /// The one shape of live state in the server (routes, resources, slots): an immutable value that every request reads, and
@@ -111,7 +112,10 @@ final class LiveState<Value: Sendable>: Sendable {
                     change.announce?()
                     return change.result
                 }
-            } catch is StoreConflict where attempts < Self.maxAttempts {
+            } catch is StoreConflict {
+                // Other instances kept changing the same data first: 503, for the client to try again (a 500 said
+                // the service was broken).
+                guard attempts < Self.maxAttempts else { throw LinkError.keptChanging }
                 attempts += 1
                 try refresh()
             }

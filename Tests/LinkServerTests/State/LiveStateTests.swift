@@ -1,3 +1,4 @@
+import LinkCore
 import Synchronization
 import Testing
 
@@ -90,6 +91,23 @@ import Testing
         #expect(try append(3, to: live, store: store) == 3)
         #expect(live.value == [1, 2, 3])
         #expect(store.state.withLock { $0.revision } == 2)
+    }
+
+    /// A write whose commit meets another instance's change every time is given up after ``LiveState/maxAttempts``
+    /// tries, as 503 `unavailable` (the client may try again), not an internal error; nothing is published.
+    @Test func aWriteThatKeepsMeetingChangesIsUnavailable() throws {
+        let live = LiveState<[Int]>([], revision: 0) { _ in nil }
+        let tries = Atomic<Int>(0)
+        #expect(throws: LinkError.keptChanging) {
+            try live.write { current in
+                .init(current.value + [1], result: ()) {
+                    tries.add(1, ordering: .relaxed)
+                    throw StoreConflict(table: .routes)
+                }
+            }
+        }
+        #expect(tries.load(ordering: .relaxed) == LiveState<[Int]>.maxAttempts + 1)
+        #expect(live.value == [])
     }
 
     @Test func refreshPublishesOnlyAnotherRevision() throws {
