@@ -1059,6 +1059,22 @@ CHECKS = [
 ]
 
 
+def run_checks(checks, server, browser, on_failure=lambda name: None):
+    """Runs each check with the server and the browser, printing `ok`/`not ok` lines; stops at the first failure,
+    after `on_failure(name)`, and answers its name (None when all passed)."""
+    for check in checks:
+        begun = time.time()
+        try:
+            check(server, browser)
+        except Exception:
+            print(f"not ok - {check.__name__}", flush=True)
+            traceback.print_exc()
+            on_failure(check.__name__)
+            return check.__name__
+        print(f"ok - {check.__name__} ({time.time() - begun:.1f} s)", flush=True)
+    return None
+
+
 def main():
     started = time.time()
     server = Server(sys.argv[1])
@@ -1067,22 +1083,16 @@ def main():
     try:
         console = Console(server)
         print(f"console test: {console.driver.capabilities.get('browserVersion')} against {server.base}", flush=True)
-        for check in CHECKS:
-            begun = time.time()
+
+        def report(name):
             try:
-                check(server, console)
+                console.shot(f"FAILED-{name}")
+                print("--- page text ---\n" + console.find("main").text[:4000])
+                print("--- browser log ---\n" + "\n".join(e["message"] for e in console.driver.get_log("browser")))
             except Exception:
-                failed = check.__name__
-                print(f"not ok - {check.__name__}", flush=True)
-                traceback.print_exc()
-                try:
-                    console.shot(f"FAILED-{check.__name__}")
-                    print("--- page text ---\n" + console.find("main").text[:4000])
-                    print("--- browser log ---\n" + "\n".join(e["message"] for e in console.driver.get_log("browser")))
-                except Exception:
-                    pass
-                break
-            print(f"ok - {check.__name__} ({time.time() - begun:.1f} s)", flush=True)
+                pass
+
+        failed = run_checks(CHECKS, server, console, report)
     finally:
         if console:
             console.driver.quit()

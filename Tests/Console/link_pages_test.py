@@ -17,7 +17,6 @@ import os
 import shutil
 import sys
 import time
-import traceback
 import urllib.parse
 
 from selenium import webdriver
@@ -26,7 +25,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from console_test import CONFIG, Server
+from console_test import CONFIG, Server, run_checks
 
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
           "Version/17.0 Mobile/15E148 Safari/604.1")
@@ -200,16 +199,7 @@ def main():
         status, _, body = server.call("POST", "/v1/routes", ROUTE)
         assert status == 201, (status, body)
         browser = Browser(server)
-        for check in CHECKS:
-            begun = time.time()
-            try:
-                check(server, browser)
-            except Exception:
-                failed = check.__name__
-                print(f"not ok - {check.__name__}", flush=True)
-                traceback.print_exc()
-                break
-            print(f"ok - {check.__name__} ({time.time() - begun:.1f} s)", flush=True)
+        failed = run_checks(CHECKS, server, browser)
     finally:
         if browser:
             browser.driver.quit()

@@ -12,7 +12,13 @@ import Testing
 /// The public listener in the real executable: both listeners stop on SIGTERM, and clicks counted just before
 /// it are all in the statistics after a restart (API.md §8).
 @Suite struct LinkProcessTests {
-    @Test func aSIGTERMRightAfterABurstOfClicksLosesNone() throws {
+    static let agent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0"
+
+    /// The executable on a new data folder with the default settings, `/users/:id` (`user`) registered: the folder,
+    /// the arguments to start it again on it, the process, and a client of its links listener.
+    static func startedWithAUserRoute() throws -> (
+        dataDir: String, arguments: [String], process: ServerProcess, links: HTTPClient
+    ) {
         let dataDir = TestServer.temporaryDirectory()
         let config = dataDir + "/config.json"
         try Data("{}".utf8).write(to: URL(fileURLWithPath: config))
@@ -20,14 +26,17 @@ import Testing
             "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json", "--config",
             config,
         ]
-        let first = try ServerProcess(arguments: arguments)
-        let port = try first.waitUntilListening()
-        let linksPort = try first.waitForLinksPort()
+        let process = try ServerProcess(arguments: arguments)
+        let port = try process.waitUntilListening()
+        let linksPort = try process.waitForLinksPort()
         #expect(linksPort != 0)
-        let api = HTTPClient(port: port)
-        #expect(try api.post("/v1/routes", ["path": "/users/:id", "name": "user"]).status == 201)
-        let links = HTTPClient(port: linksPort)
-        let agent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0"
+        #expect(try HTTPClient(port: port).post("/v1/routes", ["path": "/users/:id", "name": "user"]).status == 201)
+        return (dataDir, arguments, process, HTTPClient(port: linksPort))
+    }
+
+    @Test func aSIGTERMRightAfterABurstOfClicksLosesNone() throws {
+        let (_, arguments, first, links) = try Self.startedWithAUserRoute()
+        let agent = Self.agent
         for index in 0..<300 {
             let reply = try links.get("/users/\(index)", headers: ["User-Agent": agent])
             #expect(reply.status == 404)
@@ -54,19 +63,8 @@ import Testing
     /// second, not by a stop. The clicks' counts are seen in the SQLite file (read from this process), then the
     /// server is killed with SIGKILL; the next start on the folder reports every one.
     @Test func clickCountsWrittenBeforeAKill9AreKept() throws {
-        let dataDir = TestServer.temporaryDirectory()
-        let config = dataDir + "/config.json"
-        try Data("{}".utf8).write(to: URL(fileURLWithPath: config))
-        let arguments = [
-            "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json", "--config",
-            config,
-        ]
-        let first = try ServerProcess(arguments: arguments)
-        let port = try first.waitUntilListening()
-        let links = HTTPClient(port: try first.waitForLinksPort())
-        #expect(try HTTPClient(port: port).post("/v1/routes", ["path": "/users/:id", "name": "user"]).status == 201)
-        let agent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0"
-        for index in 0..<40 { _ = try links.get("/users/\(index)", headers: ["User-Agent": agent]) }
+        let (dataDir, arguments, first, links) = try Self.startedWithAUserRoute()
+        for index in 0..<40 { _ = try links.get("/users/\(index)", headers: ["User-Agent": Self.agent]) }
         var configuration = Configuration()
         configuration.readonly = true
         let database = try DatabaseQueue(path: dataDir + "/linkserver.sqlite", configuration: configuration)

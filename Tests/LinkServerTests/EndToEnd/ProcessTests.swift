@@ -154,20 +154,27 @@ import Testing
         #expect(server.log.contains("stopped"))
     }
 
-    /// A further signal during the stop ends its wait for requests in flight (`server.shutdownGrace`, here an hour):
-    /// an operator who sees a stuck stop need not reach for SIGKILL, and the store is still closed cleanly.
-    @Test func aFurtherSignalEndsTheWaitForRequestsInFlight() throws {
+    /// The executable with a grace of an hour, and a request in flight on it: a POST whose body never comes (the
+    /// interim 100 says the server has begun it), so a stop waits for it.
+    static func serverHoldingARequest() throws -> (server: ServerProcess, port: UInt16, inFlight: HTTPClient) {
         let server = try ServerProcess(
             arguments: ["--host", "127.0.0.1", "--port", "0", "--data-dir", TestServer.temporaryDirectory()],
             environment: ["LINK_SERVER_SHUTDOWN_GRACE": "3600"])
         let port = try server.waitUntilListening()
-        // A request whose body never comes; the interim 100 says the server has begun it.
         let inFlight = HTTPClient(port: port)
         try inFlight.sendRaw(
             Array(
                 ("POST /v1/routes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20\r\n"
                     + "Expect: 100-continue\r\n\r\n").utf8))
         #expect(try inFlight.readResponse().status == 100)
+        return (server, port, inFlight)
+    }
+
+    /// A further signal during the stop ends its wait for requests in flight (`server.shutdownGrace`, here an hour):
+    /// an operator who sees a stuck stop need not reach for SIGKILL, and the store is still closed cleanly.
+    @Test func aFurtherSignalEndsTheWaitForRequestsInFlight() throws {
+        let (server, _, inFlight) = try Self.serverHoldingARequest()
+        defer { inFlight.disconnect() }
         server.signal(SIGTERM)
         try server.waitForLog("shutting down")
         #expect(server.process.isRunning)
@@ -182,16 +189,8 @@ import Testing
     /// ends it: a client that keeps sending on its connection does not hold the stop to its grace, only to have its
     /// last request cut unanswered when the grace ends. (A request held in flight keeps the stop waiting meanwhile.)
     @Test func aStopEndsEachKeptAliveConnectionWithItsNextAnswer() throws {
-        let server = try ServerProcess(
-            arguments: ["--host", "127.0.0.1", "--port", "0", "--data-dir", TestServer.temporaryDirectory()],
-            environment: ["LINK_SERVER_SHUTDOWN_GRACE": "3600"])
-        let port = try server.waitUntilListening()
-        let inFlight = HTTPClient(port: port)
-        try inFlight.sendRaw(
-            Array(
-                ("POST /v1/routes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20\r\n"
-                    + "Expect: 100-continue\r\n\r\n").utf8))
-        #expect(try inFlight.readResponse().status == 100)
+        let (server, port, inFlight) = try Self.serverHoldingARequest()
+        defer { inFlight.disconnect() }
         let keptAlive = HTTPClient(port: port)
         let before = try keptAlive.get("/healthz")
         #expect(before.status == 200 && before.header("connection") == nil)
