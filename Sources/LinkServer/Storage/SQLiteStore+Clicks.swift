@@ -41,10 +41,12 @@ extension SQLiteStore {
                 db, sql: "SELECT day, pattern, platform, kind, name, count FROM click_count WHERE day BETWEEN ? AND ?",
                 arguments: [from, to]
             ).compactMap { row in
-                guard let kind = ClickKind(rawValue: row["kind"]) else { return nil }
+                guard let kind = ClickKind(rawValue: try row.decode(String.self, forColumn: "kind")) else { return nil }
                 return ClickCount(
-                    key: ClickKey(day: row["day"], pattern: row["pattern"], platform: row["platform"], kind: kind),
-                    name: row["name"], count: row["count"])
+                    key: ClickKey(
+                        day: try row.decode(forColumn: "day"), pattern: try row.decode(forColumn: "pattern"),
+                        platform: try row.decode(forColumn: "platform"), kind: kind),
+                    name: try row.decode(forColumn: "name"), count: try row.decode(forColumn: "count"))
             }
         }
     }

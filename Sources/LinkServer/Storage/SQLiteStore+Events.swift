@@ -17,7 +17,9 @@ extension SQLiteStore {
     func loadEventTypes() throws -> [EventType] {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT pattern, name FROM event_type ORDER BY position").map { row in
-                EventType(pattern: try Pattern(row["pattern"] as String), name: row["name"])
+                EventType(
+                    pattern: try Pattern(try row.decode(String.self, forColumn: "pattern")),
+                    name: try row.decode(forColumn: "name"))
             }
         }
     }

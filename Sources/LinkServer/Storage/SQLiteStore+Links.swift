@@ -72,11 +72,11 @@ extension SQLiteStore {
                         FROM deferred_token WHERE token = ?
                         """, arguments: [token])
             else { return nil }
-            let expiresAt: Int64 = row["expires_at"]
-            let claimedAt: Int64? = row["claimed_at"]
+            let expiresAt: Int64 = try row.decode(forColumn: "expires_at")
+            let claimedAt: Int64? = try row.decode(forColumn: "claimed_at")
             if let claimedAt {
                 // A repeat is answered within the window of the first claim, whatever the token's own lifetime.
-                let claimedBy: String? = row["install_id"]
+                let claimedBy: String? = try row.decode(forColumn: "install_id")
                 guard let installID, claimedBy == installID, now - claimedAt <= repeatWindow else { return nil }
             } else {
                 guard expiresAt > now else { return nil }
@@ -88,10 +88,12 @@ extension SQLiteStore {
                         """,
                     arguments: [now, installID, now + repeatWindow, token])
             }
-            let resolution = (try? JSONParser.parse(Array((row["resolution"] as String).utf8))) ?? .null
+            let resolution =
+                (try? JSONParser.parse(Array((try row.decode(String.self, forColumn: "resolution")).utf8))) ?? .null
             return DeferredToken(
-                token: row["token"], resolution: resolution, platform: row["platform"], clickedAt: row["clicked_at"],
-                link: row["link"], expiresAt: expiresAt)
+                token: try row.decode(forColumn: "token"), resolution: resolution,
+                platform: try row.decode(forColumn: "platform"), clickedAt: try row.decode(forColumn: "clicked_at"),
+                link: try row.decode(forColumn: "link"), expiresAt: expiresAt)
         }
     }
 

@@ -30,12 +30,14 @@ extension SQLiteStore {
             let rows = try Row.fetchAll(
                 db, sql: "SELECT pattern, name, kind, body, revision FROM resource ORDER BY id")
             let resources = try rows.map { row in
-                let body = try JSONParser.parse(row["body"] as String, maxDepth: JSONParser.storedMaxDepth)
-                let kind: String = row["kind"]
+                let body = try JSONParser.parse(
+                    try row.decode(String.self, forColumn: "body"), maxDepth: JSONParser.storedMaxDepth)
+                let kind: String = try row.decode(forColumn: "kind")
                 return Resource(
-                    pattern: try Pattern(row["pattern"] as String), name: row["name"],
+                    pattern: try Pattern(try row.decode(String.self, forColumn: "pattern")),
+                    name: try row.decode(forColumn: "name"),
                     content: kind == "compute" ? try .compute(expression: body) : .value(body),
-                    revision: row["revision"])
+                    revision: try row.decode(forColumn: "revision"))
             }
             let revision = try Int.fetchOne(
                 db, sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?",

@@ -20,9 +20,10 @@ extension SQLiteStore {
         try database.read { db in
             var slots: [String: Presentation] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT name, id, priority, payload, since, expires FROM slot") {
-                slots[row["name"]] = Presentation(
-                    id: row["id"], priority: row["priority"], payload: try JSONParser.parse(row["payload"] as String),
-                    since: row["since"], expires: row["expires"])
+                slots[try row.decode(String.self, forColumn: "name")] = Presentation(
+                    id: try row.decode(forColumn: "id"), priority: try row.decode(forColumn: "priority"),
+                    payload: try JSONParser.parse(try row.decode(String.self, forColumn: "payload")),
+                    since: try row.decode(forColumn: "since"), expires: try row.decode(forColumn: "expires"))
             }
             return slots
         }

@@ -64,7 +64,8 @@ final class SQLiteStore: Store {
         try database.write { db in
             var stored: [Int: String] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT position, definition FROM route_tree") {
-                stored[row["position"]] = row["definition"]
+                stored[try row.decode(Int.self, forColumn: "position")] = try row.decode(
+                    String.self, forColumn: "definition")
             }
             for (position, definition) in encoded.enumerated() where stored[position] != definition {
                 try db.execute(

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LinkCore
 import Testing
 
@@ -152,6 +153,26 @@ import Testing
         #expect(server.log.contains("still serving until the load balancer has seen /readyz 503"))
         #expect(!server.log.contains("a second signal: stopping now"))
         #expect(server.log.contains("stopped"))
+    }
+
+    /// A stored value of the wrong type (a data folder edited by hand, say) stops the start with a message that names
+    /// the column; it crashed the process (GRDB's non-throwing reads of a row trap on a value they cannot convert).
+    @Test func aStoredValueOfTheWrongTypeStopsTheStartWithAMessage() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        let arguments = ["--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json"]
+        let first = try ServerProcess(arguments: arguments)
+        let port = try first.waitUntilListening()
+        let present = try HTTPClient(port: port).post("/v1/slots/home/present", ["id": "p1", "priority": 5])
+        #expect(present.json?["presented"] == true)
+        first.signal(SIGTERM)
+        #expect(try first.waitForExit() == 0)
+        let database = try DatabaseQueue(path: dataDir + "/linkserver.sqlite")
+        try database.write { try $0.execute(sql: "UPDATE slot SET priority = 'high'") }
+        try database.close()
+        let second = try ServerProcess(arguments: arguments)
+        #expect(try second.waitForExit() == 1)
+        #expect(second.log.contains(#"could not decode Int from database value "high" - column: "priority""#))
+        #expect(second.log.contains("start failed"))
     }
 
     /// The executable with a grace of an hour, and a request in flight on it: a POST whose body never comes (the
