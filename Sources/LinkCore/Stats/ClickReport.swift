@@ -31,32 +31,35 @@ public struct ClickReport: Sendable, Equatable {
         var perRoute: [String: RouteFigures] = [:]
         for count in counts where range.contains(count.key.day) {
             let key = count.key
+            // A stored counter is read as at most 2^53 and at least 0: sums of a whole store cannot overflow, even of
+            // a database edited by hand (an overflow traps).
+            let n = min(max(count.count, 0), 1 << 53)
             if let pattern, key.pattern != pattern { continue }
             let dayIndex = Int(key.day - range.from)
             switch key.kind {
             case .click, .open:
                 if key.kind == .click {
-                    totals.clicks += count.count
-                    byDay[dayIndex].clicks += count.count
+                    totals.clicks += n
+                    byDay[dayIndex].clicks += n
                 } else {
-                    totals.opens += count.count
-                    byDay[dayIndex].opens += count.count
+                    totals.opens += n
+                    byDay[dayIndex].opens += n
                 }
-                byPlatform[key.platform, default: 0] += count.count
+                byPlatform[key.platform, default: 0] += n
             case .bot:
-                totals.bots += count.count
-                byDay[dayIndex].bots += count.count
+                totals.bots += n
+                byDay[dayIndex].bots += n
             case .unmatched:
-                unmatched += count.count
+                unmatched += n
             }
             guard !key.pattern.isEmpty, key.kind != .unmatched else { continue }
             var route =
                 perRoute[key.pattern] ?? RouteFigures(pattern: key.pattern, name: count.name, figures: Figures())
             if route.name == nil { route.name = count.name }
             switch key.kind {
-            case .click: route.figures.clicks += count.count
-            case .open: route.figures.opens += count.count
-            case .bot: route.figures.bots += count.count
+            case .click: route.figures.clicks += n
+            case .open: route.figures.opens += n
+            case .bot: route.figures.bots += n
             case .unmatched: break
             }
             perRoute[key.pattern] = route

@@ -65,6 +65,19 @@ import Testing
             ])
     }
 
+    /// Counters from a store edited by hand (past `Int.max` together, or negative) are summed without trapping: each
+    /// is read as at most 2^53 and at least 0.
+    @Test func hugeOrNegativeStoredCountersDoNotOverflow() {
+        let d = Self.nov1
+        let counts = [
+            count(d, "/u", "ios", .click, .max), count(d, "/u", "android", .click, .max),
+            count(d, "/u", "desktop", .click, -5), count(d, "", "desktop", .unmatched, .max),
+        ]
+        let report = ClickReport(counts, range: DayRange(from: d, to: d))
+        #expect(report.json()["clicks"] == .int(2 << 53))
+        #expect(report.json()["unmatched"] == .int(1 << 53))
+    }
+
     @Test func routesWithEqualCountsAreOrderedByName() {
         let d = Self.nov1
         let counts = [
