@@ -114,7 +114,7 @@ extension Store {
     }
 
     func reserveBlock(_ key: String, after: Int, count: Int) throws -> Int {
-        let limit = max(Int(try meta(key) ?? "0") ?? 0, after) + count
+        let limit = max(try StoredCounter.checked(Int(try meta(key) ?? "0") ?? 0, key), after) + count
         try setMeta(key, String(limit))
         return limit
     }
@@ -130,6 +130,26 @@ enum SharedTable: String, CaseIterable, Sendable {
     case events
     /// Shared subscriptions: raised when one is opened or closed.
     case subscriptions
+}
+
+/// The counters a store keeps (the resources' revision, the last event `seq` reserved) grow by one a write, or by a
+/// block: past 2^62 (a million a second for 146,000 years) one was edited by hand, and growing it would overflow
+/// (a trap). Such a value stops the start, or fails its write, with a message that names it.
+enum StoredCounter {
+    static let limit = 1 << 62
+
+    static func checked(_ value: Int, _ name: String) throws -> Int {
+        guard value <= limit else { throw OutOfRange(name: name, value: value) }
+        return value
+    }
+
+    struct OutOfRange: Error, CustomStringConvertible {
+        let name: String
+        let value: Int
+        var description: String {
+            "the stored counter \(name) is \(value), past anything use can reach (2^62): the store was edited by hand"
+        }
+    }
 }
 
 /// A conditional write found that another instance changed the data first: reload, then compute again.

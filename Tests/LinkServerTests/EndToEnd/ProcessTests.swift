@@ -175,6 +175,29 @@ import Testing
         #expect(second.log.contains("start failed"))
     }
 
+    /// A stored counter edited past anything use can reach (the resources' revision, the last `seq` reserved), whose
+    /// next write would overflow and trap, stops the start with a message naming it.
+    @Test(arguments: ["resources.revision", "events.seqReserved"])
+    func aStoredCounterPastItsRangeStopsTheStart(key: String) throws {
+        let dataDir = TestServer.temporaryDirectory()
+        let arguments = ["--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json"]
+        let first = try ServerProcess(arguments: arguments)
+        _ = try first.waitUntilListening()
+        first.signal(SIGTERM)
+        #expect(try first.waitForExit() == 0)
+        let database = try DatabaseQueue(path: dataDir + "/linkserver.sqlite")
+        try database.write { db in
+            try db.execute(
+                sql:
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [key, String(Int.max)])
+        }
+        try database.close()
+        let second = try ServerProcess(arguments: arguments)
+        #expect(try second.waitForExit() == 1)
+        #expect(second.log.contains("the stored counter \(key) is \(Int.max)"), "\(second.log)")
+    }
+
     /// The executable with a grace of an hour, and a request in flight on it: a POST whose body never comes (the
     /// interim 100 says the server has begun it), so a stop waits for it.
     static func serverHoldingARequest() throws -> (server: ServerProcess, port: UInt16, inFlight: HTTPClient) {
