@@ -78,8 +78,8 @@ final class Application: Sendable {
         endpoints += RuleEndpoints.endpoints
         endpoints += RouteEndpoints(registry: routes, metrics: metrics).endpoints
         // `seq` continues across restarts from the last durable reservation (API.md §5).
-        let lastSeq = try StoredCounter.checked(
-            Int(try store.meta(Application.seqReservationKey) ?? "0") ?? 0, Application.seqReservationKey)
+        let lastSeq = try StoredCounter.parsed(
+            try store.meta(Application.seqReservationKey), Application.seqReservationKey)
         let bus = EventBus(
             types: try store.loadEventTypes(),
             limits: .init(

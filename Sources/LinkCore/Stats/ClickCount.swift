@@ -34,6 +34,15 @@ public struct ClickCount: Sendable, Hashable {
     public var name: String?
     public var count: Int
 
+    /// The largest count a figure reports (2^53, also the largest integer JavaScript holds exactly): sums stop
+    /// there, so counters of a store edited by hand cannot overflow (a trap) however many are added.
+    public static let maximum = 1 << 53
+
+    /// `total + count`, with `count` read as 0...``maximum`` and the sum stopped at ``maximum``.
+    public static func adding(_ count: Int, to total: Int) -> Int {
+        min(min(total, maximum) + min(max(count, 0), maximum), maximum)
+    }
+
     public init(key: ClickKey, name: String?, count: Int) {
         self.key = key
         self.name = name

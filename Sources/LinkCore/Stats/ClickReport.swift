@@ -31,40 +31,41 @@ public struct ClickReport: Sendable, Equatable {
         var perRoute: [String: RouteFigures] = [:]
         for count in counts where range.contains(count.key.day) {
             let key = count.key
-            // A stored counter is read as at most 2^53 and at least 0: sums of a whole store cannot overflow, even of
-            // a database edited by hand (an overflow traps).
-            let n = min(max(count.count, 0), 1 << 53)
+            // Every sum stops at ClickCount.maximum: counters of a store edited by hand cannot overflow it (a trap).
+            let n = count.count
+            let add = ClickCount.adding
             if let pattern, key.pattern != pattern { continue }
             let dayIndex = Int(key.day - range.from)
             switch key.kind {
             case .click, .open:
                 if key.kind == .click {
-                    totals.clicks += n
-                    byDay[dayIndex].clicks += n
+                    totals.clicks = add(n, totals.clicks)
+                    byDay[dayIndex].clicks = add(n, byDay[dayIndex].clicks)
                 } else {
-                    totals.opens += n
-                    byDay[dayIndex].opens += n
+                    totals.opens = add(n, totals.opens)
+                    byDay[dayIndex].opens = add(n, byDay[dayIndex].opens)
                 }
-                byPlatform[key.platform, default: 0] += n
+                byPlatform[key.platform, default: 0] = add(n, byPlatform[key.platform, default: 0])
             case .bot:
-                totals.bots += n
-                byDay[dayIndex].bots += n
+                totals.bots = add(n, totals.bots)
+                byDay[dayIndex].bots = add(n, byDay[dayIndex].bots)
             case .unmatched:
-                unmatched += n
+                unmatched = add(n, unmatched)
             }
             guard !key.pattern.isEmpty, key.kind != .unmatched else { continue }
             var route =
                 perRoute[key.pattern] ?? RouteFigures(pattern: key.pattern, name: count.name, figures: Figures())
             if route.name == nil { route.name = count.name }
             switch key.kind {
-            case .click: route.figures.clicks += n
-            case .open: route.figures.opens += n
-            case .bot: route.figures.bots += n
+            case .click: route.figures.clicks = add(n, route.figures.clicks)
+            case .open: route.figures.opens = add(n, route.figures.opens)
+            case .bot: route.figures.bots = add(n, route.figures.bots)
             case .unmatched: break
             }
             perRoute[key.pattern] = route
         }
         routes = perRoute.values.sorted { a, b in
+            // Each at most ClickCount.maximum (2^53): their sum cannot overflow.
             let (x, y) = (a.figures.clicks + a.figures.opens, b.figures.clicks + b.figures.opens)
             if x != y { return x > y }
             switch (a.name, b.name) {

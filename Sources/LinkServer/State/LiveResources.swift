@@ -12,11 +12,11 @@ final class LiveResources: Sendable {
     /// Loads every stored resource.
     init(store: any Store, hosts: HostAllowList?) throws {
         let stored = try store.loadResources()
-        _ = try StoredCounter.checked(stored.revision, "resources.revision")
+        _ = try StoredCounter.checked(stored.revision, "resources revision")
         let registry = try ResourceRegistry(resources: stored.resources, revision: stored.revision)
         state = LiveState(registry, revision: stored.revision, refreshesBeforeWrites: store.isShared) { current in
             let stored = try store.loadResources()
-            _ = try StoredCounter.checked(stored.revision, "resources.revision")
+            _ = try StoredCounter.checked(stored.revision, "resources revision")
             guard stored.revision != current.revision else { return nil }
             return .init(
                 try ResourceRegistry(resources: stored.resources, revision: stored.revision), revision: stored.revision)

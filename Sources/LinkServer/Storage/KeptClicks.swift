@@ -23,7 +23,8 @@ struct KeptClicks {
             var order: [ClickKey] = []
             for count in try read() + counts {
                 if merged[count.key] == nil { order.append(count.key) }
-                merged[count.key, default: (nil, 0)].count += count.count
+                let sum = ClickCount.adding(count.count, to: merged[count.key]?.count ?? 0)
+                merged[count.key, default: (nil, 0)].count = sum
                 if let name = count.name { merged[count.key]?.name = name }
             }
             try write(order.map { ClickCount(key: $0, name: merged[$0]?.name, count: merged[$0]?.count ?? 0) })
@@ -42,7 +43,7 @@ struct KeptClicks {
             if !counts.isEmpty { try store(counts) }
             if unlink(path) != 0, errno != ENOENT { throw KeptClicks.failure("cannot remove \(path)") }
             syncFolder()
-            return counts.reduce(0) { $0 + $1.count }
+            return counts.reduce(0) { ClickCount.adding($1.count, to: $0) }
         }
     }
 

@@ -114,7 +114,7 @@ extension Store {
     }
 
     func reserveBlock(_ key: String, after: Int, count: Int) throws -> Int {
-        let limit = max(try StoredCounter.checked(Int(try meta(key) ?? "0") ?? 0, key), after) + count
+        let limit = max(try StoredCounter.parsed(try meta(key), key), after) + count
         try setMeta(key, String(limit))
         return limit
     }
@@ -139,15 +139,23 @@ enum StoredCounter {
     static let limit = 1 << 62
 
     static func checked(_ value: Int, _ name: String) throws -> Int {
-        guard value <= limit else { throw OutOfRange(name: name, value: value) }
+        guard value <= limit else { throw OutOfRange(name: name, value: String(value)) }
         return value
+    }
+
+    /// A counter kept as text (`meta`): none is 0; one that is not a number, or past ``limit``, is refused (read as 0,
+    /// the event `seq` would start again below the cursors clients hold).
+    static func parsed(_ text: String?, _ name: String) throws -> Int {
+        guard let text else { return 0 }
+        guard let value = Int(text), value >= 0 else { throw OutOfRange(name: name, value: text) }
+        return try checked(value, name)
     }
 
     struct OutOfRange: Error, CustomStringConvertible {
         let name: String
-        let value: Int
+        let value: String
         var description: String {
-            "the stored counter \(name) is \(value), past anything use can reach (2^62): the store was edited by hand"
+            "the stored counter '\(name)' is \(value), not a count use can reach (0 to 2^62): the store was edited by hand"
         }
     }
 }

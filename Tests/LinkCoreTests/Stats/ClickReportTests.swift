@@ -65,17 +65,26 @@ import Testing
             ])
     }
 
-    /// Counters from a store edited by hand (past `Int.max` together, or negative) are summed without trapping: each
-    /// is read as at most 2^53 and at least 0.
+    /// Counters from a store edited by hand (huge, negative, and many of them: 366 days of three platforms) are summed
+    /// without trapping: every figure stops at 2^53 (`ClickCount.maximum`), a negative counter counts 0.
     @Test func hugeOrNegativeStoredCountersDoNotOverflow() {
         let d = Self.nov1
-        let counts = [
-            count(d, "/u", "ios", .click, .max), count(d, "/u", "android", .click, .max),
-            count(d, "/u", "desktop", .click, -5), count(d, "", "desktop", .unmatched, .max),
-        ]
-        let report = ClickReport(counts, range: DayRange(from: d, to: d))
-        #expect(report.json()["clicks"] == .int(2 << 53))
-        #expect(report.json()["unmatched"] == .int(1 << 53))
+        var counts = [count(d, "/u", "desktop", .click, -5), count(d, "", "desktop", .unmatched, .max)]
+        for day in d..<(d + 366) {
+            for platform in ["ios", "android", "desktop"] {
+                counts.append(count(day, "/u", platform, .click, .max, name: "u"))
+                counts.append(count(day, "/u", platform, .open, .max, name: "u"))
+            }
+        }
+        let json = ClickReport(counts, range: DayRange(from: d, to: d + 365)).json()
+        let maximum = JSONValue.int(ClickCount.maximum)
+        #expect(json["clicks"] == maximum)
+        #expect(json["opens"] == maximum)
+        #expect(json["unmatched"] == maximum)
+        #expect(json["byPlatform"]?["ios"] == maximum)
+        #expect(json["byDay"]?.arrayValue?.first?["clicks"] == maximum)
+        #expect(json["routes"]?.arrayValue?.first?["clicks"] == maximum)
+        #expect(ClickReport([count(d, "/u", "ios", .click, -5)], range: DayRange(from: d, to: d)).json()["clicks"] == 0)
     }
 
     @Test func routesWithEqualCountsAreOrderedByName() {

@@ -177,8 +177,13 @@ import Testing
 
     /// A stored counter edited past anything use can reach (the resources' revision, the last `seq` reserved), whose
     /// next write would overflow and trap, stops the start with a message naming it.
-    @Test(arguments: ["resources.revision", "events.seqReserved"])
-    func aStoredCounterPastItsRangeStopsTheStart(key: String) throws {
+    @Test(arguments: [
+        ("resources.revision", String(Int.max), "'resources revision' is \(Int.max)"),
+        ("events.seqReserved", String(Int.max), "'events.seqReserved' is \(Int.max)"),
+        // Past Int: read as none, the seq would start again at 0, below the cursors clients hold.
+        ("events.seqReserved", "99999999999999999999", "'events.seqReserved' is 99999999999999999999"),
+    ])
+    func aStoredCounterPastItsRangeStopsTheStart(key: String, value: String, message: String) throws {
         let dataDir = TestServer.temporaryDirectory()
         let arguments = ["--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json"]
         let first = try ServerProcess(arguments: arguments)
@@ -190,12 +195,12 @@ import Testing
             try db.execute(
                 sql:
                     "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                arguments: [key, String(Int.max)])
+                arguments: [key, value])
         }
         try database.close()
         let second = try ServerProcess(arguments: arguments)
         #expect(try second.waitForExit() == 1)
-        #expect(second.log.contains("the stored counter \(key) is \(Int.max)"), "\(second.log)")
+        #expect(second.log.contains("the stored counter \(message)"), "\(second.log)")
     }
 
     /// The executable with a grace of an hour, and a request in flight on it: a POST whose body never comes (the
