@@ -68,6 +68,8 @@ final class LiveEventTypes: Sendable {
             let published = planned.map { try? bus.type(pattern: $0.pattern) }
             try store.saveEventTypes(planned, before: published)
             do {
+                // With `writes` held: the hub's subscribe would ask `refresh()` (which takes `writes`) only for an
+                // entry it cannot resolve, and every entry was planned on this bus under this lock just above.
                 return try hub.subscribe(requests, ttl: ttl)
             } catch {
                 // Put back only what is still as this request left it: another instance may have subscribed to a
