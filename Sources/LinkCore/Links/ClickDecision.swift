@@ -101,12 +101,12 @@ public struct ClickDecision: Sendable {
             page: page.map { Array($0.utf8) }, token: nil)
     }
 
-    /// `{"decision", "status", "target", "platform", "bot"}`, plus `resolution` when the caller may see it.
     /// The links listener's answer for a `Host` outside `links.hosts` (§7 step 1): not found, nothing resolved.
     public static func unknownHost(platform: String, bot: BotKind?) -> ClickDecision {
         ClickDecision(kind: .notFound, status: 404, target: nil, platform: platform, bot: bot)
     }
 
+    /// `{"decision", "status", "target", "platform", "bot"}`, plus `resolution` when the caller may see it.
     public func json(includingResolution: Bool) -> JSONValue {
         var object: JSONObject = [
             "decision": .string(kind.rawValue), "status": .int(status), "target": target.map(JSONValue.string) ?? .null,
