@@ -29,11 +29,11 @@ public struct ClickReport: Sendable, Equatable {
         self.range = range
         byDay = Array(repeating: Figures(), count: Int(range.to - range.from + 1))
         var perRoute: [String: RouteFigures] = [:]
+        // Every sum stops at ClickCount.maximum: counters of a store edited by hand cannot overflow it (a trap).
+        let add = ClickCount.adding
         for count in counts where range.contains(count.key.day) {
             let key = count.key
-            // Every sum stops at ClickCount.maximum: counters of a store edited by hand cannot overflow it (a trap).
             let n = count.count
-            let add = ClickCount.adding
             if let pattern, key.pattern != pattern { continue }
             let dayIndex = Int(key.day - range.from)
             switch key.kind {
