@@ -1,3 +1,5 @@
+import LinkCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -15,7 +17,7 @@ struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
         let bits = address.isIPv6 ? 128 : 32
         var prefixLength = bits
         if parts.count == 2 {
-            guard parts[1].allSatisfy(\.isDigit), let length = Int(parts[1]), (0...bits).contains(length) else {
+            guard let length = parts[1].decimalValue, (0...bits).contains(length) else {
                 return nil
             }
             prefixLength = length

@@ -147,7 +147,7 @@ enum StoredCounter {
     /// the event `seq` would start again below the cursors clients hold).
     static func parsed(_ text: String?, _ name: String) throws -> Int {
         guard let text else { return 0 }
-        guard let value = Int(text), value >= 0 else { throw OutOfRange(name: name, value: text) }
+        guard let value = text.decimalValue else { throw OutOfRange(name: name, value: text) }
         return try checked(value, name)
     }
 
