@@ -11,18 +11,24 @@ final class LiveResources: Sendable {
 
     /// Loads every stored resource.
     init(store: any Store, hosts: HostAllowList?) throws {
-        let stored = try store.loadResources()
-        _ = try StoredCounter.checked(stored.revision, "resources revision")
+        let stored = try LiveResources.load(store)
         let registry = try ResourceRegistry(resources: stored.resources, revision: stored.revision)
         state = LiveState(registry, revision: stored.revision, refreshesBeforeWrites: store.isShared) { current in
-            let stored = try store.loadResources()
-            _ = try StoredCounter.checked(stored.revision, "resources revision")
+            let stored = try LiveResources.load(store)
             guard stored.revision != current.revision else { return nil }
             return .init(
                 try ResourceRegistry(resources: stored.resources, revision: stored.revision), revision: stored.revision)
         }
         self.store = store
         self.hosts = hosts
+    }
+
+    /// The stored resources, their revision checked to be one use can reach (``StoredCounter``): the next write adds
+    /// one to it.
+    private static func load(_ store: any Store) throws -> (resources: [Resource], revision: Int) {
+        let stored = try store.loadResources()
+        _ = try StoredCounter.checked(stored.revision, "resources revision")
+        return stored
     }
 
     /// The current snapshot.
