@@ -158,18 +158,12 @@ import Testing
     /// A stored value of the wrong type (a data folder edited by hand, say) stops the start with a message that names
     /// the column; it crashed the process (GRDB's non-throwing reads of a row trap on a value they cannot convert).
     @Test func aStoredValueOfTheWrongTypeStopsTheStartWithAMessage() throws {
-        let dataDir = TestServer.temporaryDirectory()
-        let arguments = ["--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json"]
-        let first = try ServerProcess(arguments: arguments)
-        let port = try first.waitUntilListening()
-        let present = try HTTPClient(port: port).post("/v1/slots/home/present", ["id": "p1", "priority": 5])
-        #expect(present.json?["presented"] == true)
-        first.signal(SIGTERM)
-        #expect(try first.waitForExit() == 0)
-        let database = try DatabaseQueue(path: dataDir + "/linkserver.sqlite")
-        try database.write { try $0.execute(sql: "UPDATE slot SET priority = 'high'") }
-        try database.close()
-        let second = try ServerProcess(arguments: arguments)
+        let second = try Self.startedAgainAfterEditingTheStore { port in
+            let present = try HTTPClient(port: port).post("/v1/slots/home/present", ["id": "p1", "priority": 5])
+            #expect(present.json?["presented"] == true)
+        } edit: { db in
+            try db.execute(sql: "UPDATE slot SET priority = 'high'")
+        }
         #expect(try second.waitForExit() == 1)
         #expect(second.log.contains(#"could not decode Int from database value "high" - column: "priority""#))
         #expect(second.log.contains("start failed"))
@@ -184,23 +178,31 @@ import Testing
         ("events.seqReserved", "99999999999999999999", "'events.seqReserved' is 99999999999999999999"),
     ])
     func aStoredCounterPastItsRangeStopsTheStart(key: String, value: String, message: String) throws {
-        let dataDir = TestServer.temporaryDirectory()
-        let arguments = ["--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json"]
-        let first = try ServerProcess(arguments: arguments)
-        _ = try first.waitUntilListening()
-        first.signal(SIGTERM)
-        #expect(try first.waitForExit() == 0)
-        let database = try DatabaseQueue(path: dataDir + "/linkserver.sqlite")
-        try database.write { db in
+        let second = try Self.startedAgainAfterEditingTheStore { db in
             try db.execute(
                 sql:
                     "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 arguments: [key, value])
         }
-        try database.close()
-        let second = try ServerProcess(arguments: arguments)
         #expect(try second.waitForExit() == 1)
         #expect(second.log.contains("the stored counter \(message)"), "\(second.log)")
+    }
+
+    /// Starts the executable on a new data folder, runs `use` against its API port, stops it, runs `edit` on its
+    /// SQLite file (a store edited by hand), and starts it again: answers that second process.
+    static func startedAgainAfterEditingTheStore(
+        use: (UInt16) throws -> Void = { _ in }, edit: (Database) throws -> Void
+    ) throws -> ServerProcess {
+        let dataDir = TestServer.temporaryDirectory()
+        let arguments = ["--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json"]
+        let first = try ServerProcess(arguments: arguments)
+        try use(try first.waitUntilListening())
+        first.signal(SIGTERM)
+        #expect(try first.waitForExit() == 0)
+        let database = try DatabaseQueue(path: dataDir + "/linkserver.sqlite")
+        try database.write(edit)
+        try database.close()
+        return try ServerProcess(arguments: arguments)
     }
 
     /// The executable with a grace of an hour, and a request in flight on it: a POST whose body never comes (the
