@@ -100,6 +100,15 @@ class Server:
         except urllib.error.HTTPError as error:
             return error.code, dict(error.headers), error.read()
 
+    def finish(self, failed):
+        """Stops the server; after a failed check prints the end of its log (its folder kept), else removes the
+        folder: the data and the log of a run that passed are of no further use."""
+        self.stop()
+        if failed:
+            print("--- server log ---\n" + open(self.log_path).read()[-4000:])
+        else:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
     def stop(self):
         self.process.terminate()
         try:
@@ -1096,12 +1105,7 @@ def main():
     finally:
         if console:
             console.driver.quit()
-        server.stop()
-        if failed:
-            print("--- server log ---\n" + open(server.log_path).read()[-4000:])
-        else:
-            # The data folder and the log of a run that passed are of no further use.
-            shutil.rmtree(server.folder, ignore_errors=True)
+        server.finish(failed)
     print(f"console test: {'FAILED at ' + failed if failed else 'all checks passed'} in {time.time() - started:.1f} s; "
           f"screenshots in {SHOTS}")
     sys.exit(1 if failed else 0)

@@ -14,7 +14,6 @@ Exits 1 on the first failed check, with the server log.
 """
 import json
 import os
-import shutil
 import sys
 import time
 import urllib.parse
@@ -203,11 +202,7 @@ def main():
     finally:
         if browser:
             browser.driver.quit()
-        server.stop()
-        if failed:
-            print("--- server log ---\n" + open(server.log_path).read()[-4000:])
-        else:
-            shutil.rmtree(server.folder, ignore_errors=True)
+        server.finish(failed)
     print(f"link pages test: {'FAILED at ' + failed if failed else 'all checks passed'} in "
           f"{time.time() - started:.1f} s")
     sys.exit(1 if failed else 0)
