@@ -30,8 +30,14 @@ struct RouteEndpoints {
                 }
                 return .now(.json(["registered": .array(registered.map { $0.json() })]))
             },
-            Endpoint("GET", "/v1/routes", .read) { [registry] _, _ in
-                .now(.json(registry.resolver.table.json()))
+            Endpoint("GET", "/v1/routes", .read) { [registry, answers] _, _ in
+                // As large as the table (100k routes: megabytes): written once per table, and its bytes shared by
+                // every client that asks for it (``KeptAnswers``).
+                let snapshot = registry.published
+                return .now(
+                    answers.answer(.list, key: UnsafeRawBufferPointer(start: nil, count: 0), serial: snapshot.serial) {
+                        (snapshot.lend { Response.json($0.table.json()) }, nil)
+                    }.value.response)
             },
             Endpoint("DELETE", "/v1/routes", .write) { [registry] request, _ in
                 guard let pattern = try request.queryValue("pattern") else {

@@ -30,6 +30,40 @@ import Testing
         }
     }
 
+    /// A list larger than what the daemon copies (``Daemon/lentBodySize``) is kept and lent to libmicrohttpd: every
+    /// client, several at once and reading after one another, gets it whole, and a write is seen at once.
+    @Test func aLargeListIsSentWholeToEveryClientAndFollowsWrites() throws {
+        try withServer { server in
+            let writer = server.client()
+            let value = JSONValue.string(String(repeating: "v", count: 2_000))
+            for number in 0..<40 {
+                #expect(
+                    try writer.post("/v1/resources", ["path": .string("/big/\(number)"), "value": value]).status == 201)
+            }
+            func expectList(of count: Int, revision: Int, _ reply: HTTPClient.Reply) {
+                #expect(reply.status == 200)
+                #expect(reply.body.count > Daemon.lentBodySize)
+                #expect(reply.json?["resources"]?.arrayValue?.count == count)
+                #expect(reply.header("ETag") == "\"\(revision)\"")
+            }
+            // The requests are all sent before any answer is read, so their answers are held at once.
+            let readers = (0..<4).map { _ in server.client() }
+            for _ in 0..<3 {
+                for reader in readers {
+                    try reader.sendRaw(Array("GET /v1/resources HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+                }
+                let replies = try readers.map { try $0.readResponse() }
+                for reply in replies { expectList(of: 40, revision: 40, reply) }
+                #expect(Set(replies.map(\.body)).count == 1)
+            }
+            let head = try writer.request("HEAD", "/v1/resources")
+            #expect(head.status == 200 && head.body.isEmpty)
+            #expect(head.header("Content-Length") == String(try writer.get("/v1/resources").body.count))
+            #expect(try writer.request("DELETE", "/v1/resources?path=/big/0").status == 204)
+            for reader in readers { expectList(of: 39, revision: 41, try reader.get("/v1/resources")) }
+        }
+    }
+
     @Test func createReadListUpdateDelete() throws {
         try withServer { server in
             let client = server.client()

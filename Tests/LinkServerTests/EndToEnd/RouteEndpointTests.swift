@@ -48,6 +48,28 @@ import Testing
         }
     }
 
+    /// The list of a large table is kept per table and lent to libmicrohttpd: the same bytes to every client, and a
+    /// write is seen at once (the table's next snapshot).
+    @Test func aLargeRouteListFollowsWrites() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let routes: [JSONValue] = (0..<400).map {
+                ["path": .string("/items/\($0)/:id"), "name": .string("item\($0)")]
+            }
+            #expect(try client.request("PUT", "/v1/routes", json: ["routes": .array(routes)]).status == 200)
+            let lists = try (0..<3).map { _ in try server.client().get("/v1/routes") }
+            #expect(lists.allSatisfy { $0.status == 200 && $0.body.count > Daemon.lentBodySize })
+            #expect(Set(lists.map(\.body)).count == 1)
+            #expect(lists[0].json?["routes"]?.arrayValue?.count == 400)
+            #expect(try client.request("DELETE", "/v1/routes/item7").status == 204)
+            let after = try client.get("/v1/routes").json?["routes"]?.arrayValue
+            #expect(after?.count == 399)
+            #expect(after?.contains { $0["name"] == "item7" } == false)
+            #expect(try client.post("/v1/routes", Self.login).status == 201)
+            #expect(try client.get("/v1/routes").json?["routes"]?.arrayValue?.count == 400)
+        }
+    }
+
     @Test func deleteByPatternIgnoresParameterNames() throws {
         try withServer { (server) throws in
             let client = server.client()
