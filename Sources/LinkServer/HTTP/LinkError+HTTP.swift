@@ -6,11 +6,19 @@ extension LinkError {
         LinkError(.notFound, "No API endpoint at \(path)", details: ["path": .string(path)])
     }
 
+    /// The method is echoed up to ``echoedMethodLength`` bytes: a method is any token, as long as the request line
+    /// libmicrohttpd accepts, and an answer need not repeat kilobytes of it.
     static func methodNotAllowed(_ method: String, allowed: [String]) -> LinkError {
-        LinkError(
-            .methodNotAllowed, "Method \(method) is not allowed here",
-            details: ["method": .string(method), "allowed": .array(allowed.map(JSONValue.string))])
+        let echoed =
+            method.utf8.count <= echoedMethodLength
+            ? method : String(decoding: method.utf8.prefix(echoedMethodLength), as: UTF8.self) + "…"
+        return LinkError(
+            .methodNotAllowed, "Method \(echoed) is not allowed here",
+            details: ["method": .string(echoed), "allowed": .array(allowed.map(JSONValue.string))])
     }
+
+    /// The longest method a 405 repeats whole.
+    static let echoedMethodLength = 64
 
     static func payloadTooLarge(limit: Int) -> LinkError {
         LinkError(.payloadTooLarge, "Request body is larger than \(limit) bytes", details: ["limit": .int(limit)])

@@ -118,6 +118,12 @@ import Testing
             let brew = try server.client().request("BREW", "/healthz")
             #expect(brew.status == 405)
             #expect(brew.errorCode == "method_not_allowed")
+            #expect(brew.json?["error"]?["details"]?["method"] == "BREW")
+            // A long method is repeated up to 64 bytes, not whole.
+            let long = try server.client().request(String(repeating: "M", count: 4_000), "/healthz")
+            #expect(long.status == 405)
+            #expect(long.json?["error"]?["details"]?["method"] == .string(String(repeating: "M", count: 64) + "…"))
+            #expect(long.body.count < 400)
             let client = server.client()
             try client.sendRaw(Array("GET /healthz HTTP/1.0\r\n\r\n".utf8))
             let reply = try client.readResponse()
