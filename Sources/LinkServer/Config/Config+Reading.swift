@@ -190,10 +190,11 @@ extension LinksSettings {
         let webcredentials = try reader.optionalBool(iosKeys[4])
         // An app named in the file, even as an empty object, is an app: its required keys must be there (API.md §7).
         let named = { (app: String) in reader.sources.file?.keys.contains("links.apps." + app) ?? false }
+        let file = reader.sources.file?.path
         if appIDs != nil || iosScheme != nil || iosStore != nil || landingPage != nil || webcredentials != nil
             || named("ios")
         {
-            ios = try reader.checked(group: iosKeys) { () throws(LinkError) in
+            ios = try reader.checked(group: iosKeys, namedBy: named("ios") ? file : nil) { () throws(LinkError) in
                 try LinksSettings.iosApp(
                     appIDs: appIDs, scheme: iosScheme, storeURL: iosStore, landingPage: landingPage,
                     webcredentials: webcredentials)
@@ -205,7 +206,8 @@ extension LinksSettings {
         let fingerprints = try reader.optionalStrings(androidKeys[2])
         let androidStore = try reader.optionalString(androidKeys[3])
         if package != nil || androidScheme != nil || fingerprints != nil || androidStore != nil || named("android") {
-            android = try reader.checked(group: androidKeys) { () throws(LinkError) in
+            android = try reader.checked(group: androidKeys, namedBy: named("android") ? file : nil) {
+                () throws(LinkError) in
                 try LinksSettings.androidApp(
                     package: package, scheme: androidScheme, fingerprints: fingerprints, storeURL: androidStore)
             }

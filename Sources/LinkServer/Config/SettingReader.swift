@@ -88,13 +88,17 @@ final class SettingReader {
     }
 
     /// Like ``checked(_:_:)``, for a check that names no key of its own (one of several keys, or none given).
-    func checked<Value>(group keys: [String], _ check: () throws(LinkError) -> Value) throws(ConfigError) -> Value {
+    /// `namedBy` is where the group was asked for when none of its keys is given (a file that names an app as `{}`).
+    func checked<Value>(
+        group keys: [String], namedBy: String? = nil, _ check: () throws(LinkError) -> Value
+    ) throws(ConfigError) -> Value {
         do {
             return try check()
         } catch {
             let field: String? = if case .string(let name)? = error.details["field"] { name } else { nil }
-            let named = keys.first { $0 == field && holds($0) } ?? keys.first { holds($0) } ?? keys[0]
-            throw ConfigError("invalid setting: \(error.message) (from \(origin(named)))")
+            let held = keys.first { $0 == field && holds($0) } ?? keys.first { holds($0) }
+            let from = held.map(origin) ?? namedBy ?? origin(keys[0])
+            throw ConfigError("invalid setting: \(error.message) (from \(from))")
         }
     }
 

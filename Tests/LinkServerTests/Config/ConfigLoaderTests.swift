@@ -169,6 +169,18 @@ import Testing
         #expect("\(error.map { "\($0)" } ?? "")".contains("links.maxDeferredTokens"))
     }
 
+    /// An app named in the file as an empty object lacks its required keys: the message names the file, not the
+    /// defaults.
+    @Test(arguments: [("ios", "links.apps.ios.appIDs"), ("android", "links.apps.android.package")])
+    func anEmptyAppNamesTheFile(app: String, key: String) throws {
+        let path = try file(#"{"links": {"apps": {"\#(app)": {}}}}"#)
+        #expect {
+            try ConfigLoader.load(configFile: path, environment: [:])
+        } throws: { error in
+            "\(error)".contains(key) && "\(error)".hasSuffix("(from \(path))")
+        }
+    }
+
     @Test func aBadFileValueNamesTheFile() throws {
         let path = try file(#"{"server": {"port": 70000}}"#)
         #expect {
