@@ -42,7 +42,7 @@ struct ConsoleEndpoints: Sendable {
         }
         let caching = [("ETag", asset.etag), ("Cache-Control", cacheControl)] + securityHeaders
         if IfNoneMatch.matches(request.headers[.ifNoneMatch], entityTag: asset.etag) {
-            return Response(status: 304, headers: caching)
+            return .notModified(headers: caching, representation: asset.body)
         }
         return Response(status: 200, headers: [("Content-Type", asset.contentType)] + caching, body: asset.body)
     }

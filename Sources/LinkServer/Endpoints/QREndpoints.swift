@@ -14,18 +14,16 @@ struct QREndpoints: Sendable {
                 let symbol = try QREncoder.symbol(for: qr.url, errorCorrection: qr.errorCorrection)
                 let geometry = try QRGeometry(size: qr.size, modules: symbol.width, margin: qr.margin)
                 let caching = [("ETag", qr.entityTag), ("Cache-Control", QREndpoints.cacheControl)]
+                let (contentType, body) =
+                    switch qr.format {
+                    case .svg: ("image/svg+xml", Array(symbol.svg(size: qr.size, margin: qr.margin).utf8))
+                    case .png: ("image/png", try PNGWriter.png(QRBitmap(symbol, geometry: geometry)))
+                    }
+                // The image is made for a 304 too: its length is the only one a 304 may declare.
                 if IfNoneMatch.matches(request.headers[.ifNoneMatch], entityTag: qr.entityTag) {
-                    return .now(Response(status: 304, headers: caching))
+                    return .now(.notModified(headers: caching, representation: body))
                 }
-                switch qr.format {
-                case .svg:
-                    let body = Array(symbol.svg(size: qr.size, margin: qr.margin).utf8)
-                    return .now(
-                        Response(status: 200, headers: [("Content-Type", "image/svg+xml")] + caching, body: body))
-                case .png:
-                    let body = try PNGWriter.png(QRBitmap(symbol, geometry: geometry))
-                    return .now(Response(status: 200, headers: [("Content-Type", "image/png")] + caching, body: body))
-                }
+                return .now(Response(status: 200, headers: [("Content-Type", contentType)] + caching, body: body))
             }
         ]
     }

@@ -59,7 +59,7 @@ struct ResourceEndpoints {
             let tag = response.headers.first(where: { $0.0 == "ETag" })?.1,
             IfNoneMatch.matches(held, entityTag: tag)
         {
-            return Response(status: 304, headers: [("ETag", tag)])
+            return .notModified(headers: [("ETag", tag)], representation: response.body)
         }
         return response
     }

@@ -63,6 +63,14 @@ struct Response: Sendable {
     /// `204 No Content`.
     static let noContent = Response(status: 204)
 
+    /// `304 Not Modified` for a client that holds `representation` already (`If-None-Match`). libmicrohttpd sends
+    /// no content with a 304 and declares the body it is given in `Content-Length`, so it is given the
+    /// representation: a 304 may only declare the length a 200 would send (RFC 9110 §8.6), and an empty body made
+    /// it `Content-Length: 0`, which a cache that updates its stored fields from the 304 would keep.
+    static func notModified(headers: [(String, String)], representation: [UInt8]) -> Response {
+        Response(status: 304, headers: headers, body: representation)
+    }
+
     /// The value of the first header named `name` (case-insensitive).
     func header(_ name: String) -> String? {
         if let location, name.lowercased() == "location" { return location }

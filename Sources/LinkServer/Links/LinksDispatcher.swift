@@ -214,7 +214,7 @@ final class LinksDispatcher: RequestHandler {
         }
         let headers = [("Content-Type", "application/json"), ("Cache-Control", "max-age=300"), ("ETag", file.etag)]
         if IfNoneMatch.matches(request.headers[.ifNoneMatch], entityTag: file.etag) {
-            return Response(status: 304, headers: Array(headers.dropFirst()))
+            return .notModified(headers: Array(headers.dropFirst()), representation: file.body)
         }
         return Response(status: 200, headers: headers, body: file.body)
     }

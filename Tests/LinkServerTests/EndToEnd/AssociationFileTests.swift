@@ -54,6 +54,7 @@ import Testing
             let cached = try links.request(
                 "HEAD", path, headers: ["Host": "links.example.com", "If-None-Match": file.header("etag") ?? ""])
             #expect(cached.status == 304)
+            #expect(cached.header("content-length") == String(file.body.count))
         }
     }
 

@@ -31,6 +31,7 @@ import Testing
             let again = try server.client().get(path, headers: ["If-None-Match": etag])
             #expect(again.status == 304)
             #expect(again.body.isEmpty)
+            #expect(again.header("Content-Length") == String(reply.body.count))
             #expect(again.header("Content-Security-Policy") == ConsoleEndpointTests.policy)
         }
     }

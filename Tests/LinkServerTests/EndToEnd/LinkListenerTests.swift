@@ -902,6 +902,8 @@ import Testing
                 "/.well-known/apple-app-site-association",
                 headers: ["Host": "links.example.com", "If-None-Match": etag])
             #expect(cached.status == 304)
+            // A 304 declares no length but the one a 200 sends (RFC 9110 §8.6).
+            #expect(cached.header("Content-Length") == String(aasa.body.count))
             let android = try client.get("/.well-known/assetlinks.json", headers: ["Host": "links.example.com"])
             #expect(
                 android.json?.arrayValue?.first?["target"]?["sha256_cert_fingerprints"] == [

@@ -122,6 +122,7 @@ import Testing
                 let cached = try client.get(target, headers: ["If-None-Match": condition])
                 #expect(cached.status == 304, "\(condition)")
                 #expect(cached.body.isEmpty)
+                #expect(cached.header("Content-Length") == String(reply.body.count))
                 #expect(cached.header("ETag") == tag)
                 #expect(cached.header("Cache-Control") == "public, max-age=86400")
             }

@@ -135,7 +135,9 @@ final class HTTPClient {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
                 in: .whitespaces)
         }
-        let length = method == "HEAD" ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+        // No content after a HEAD, a 1xx, a 204 or a 304, whatever `Content-Length` says (RFC 9112 §6.3).
+        let bodiless = method == "HEAD" || status < 200 || status == 204 || status == 304
+        let length = bodiless ? 0 : Int(headers["content-length"] ?? "0") ?? 0
         while buffer.count < length { try fill() }
         let body = Array(buffer[..<length])
         buffer.removeFirst(length)
