@@ -24,12 +24,11 @@ extension ClickDecider {
     }
 
     func isAppStore(_ target: String, _ ios: LinksSettings.IOSApp) -> Bool {
-        target == ios.storeURL || target.hasPrefix("https://apps.apple.com/")
-            || target.hasPrefix("https://itunes.apple.com/")
+        target == ios.storeURL || StoreURL.isAppStore(target)
     }
 
     func isPlayStore(_ target: String, _ android: LinksSettings.AndroidApp) -> Bool {
-        guard target.hasPrefix("https://play.google.com/store/apps/details?") else { return false }
+        guard StoreURL.isPlayDetails(target) else { return false }
         return PlayReferrer.queryValue("id", in: target) == android.package.description
     }
 

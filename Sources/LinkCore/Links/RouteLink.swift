@@ -112,8 +112,7 @@ public final class RouteLink: Sendable {
     /// `url` with an App Store campaign token `ct` longer than 40 bytes (decoded) cut to 40, at a character
     /// boundary; other URLs unchanged.
     public static func limitingCampaignToken(_ url: String) -> String {
-        guard url.hasPrefix("https://apps.apple.com/") || url.hasPrefix("http://apps.apple.com/"),
-            let mark = url.firstIndex(of: "?")
+        guard StoreURL.isAppStoreWithCampaign(url), let mark = url.firstIndex(of: "?")
         else { return url }
         let fragmentStart = url[mark...].firstIndex(of: "#") ?? url.endIndex
         var items = url[url.index(after: mark)..<fragmentStart].split(separator: "&", omittingEmptySubsequences: false)
