@@ -8,11 +8,13 @@ struct ResourceEndpoints {
     let state: LiveResources
     /// The answers kept for reads already answered.
     let answers = KeptResponses()
+    /// The list, kept per snapshot whatever the query holds besides.
+    let list = KeptList()
 
     var endpoints: [Endpoint] {
         [
-            Endpoint("GET", "/v1/resources", .read) { [state, answers] request, _ in
-                .now(ResourceEndpoints.read(request, state, answers))
+            Endpoint("GET", "/v1/resources", .read) { [state, answers, list] request, _ in
+                .now(ResourceEndpoints.read(request, state, answers, list))
             },
             Endpoint("POST", "/v1/resources", .write) { [state] request, _ in
                 let creation = try ResourceCreation(json: request.jsonBody())
@@ -39,16 +41,30 @@ struct ResourceEndpoints {
         ]
     }
 
-    /// A read, from the answers kept for its query when it was answered before from the same snapshot.
-    private static func read(_ request: Request, _ state: LiveResources, _ answers: KeptResponses) -> Response {
+    /// A read, from the answers kept for its query when it was answered before from the same snapshot. The list is
+    /// kept apart, once (``KeptList``): any query without `loc` or `name` asks for it, and a query that differs only
+    /// in what the list ignores (a cache-buster) must not write it again.
+    private static func read(
+        _ request: Request, _ state: LiveResources, _ answers: KeptResponses, _ list: KeptList
+    ) -> Response {
         let snapshot = state.published
         func lookUp(_ query: UnsafeRawBufferPointer) -> Response {
-            answers.answer(.query, key: query, serial: snapshot.serial) { () -> (Response, String?) in
+            answers.answer(.query, key: query, serial: snapshot.serial) { () -> (value: KeptResponse, size: Int?) in
+                let response: Response
                 do throws(LinkError) {
-                    return (try read(request, snapshot.value, hosts: state.hosts), nil)
+                    guard let read = try read(request, snapshot.value, hosts: state.hosts) else {
+                        let listed = list.response(serial: snapshot.serial) {
+                            .json(
+                                snapshot.value.listJSON,
+                                headers: [("ETag", ResourcePreconditions.entityTag(snapshot.value.revision))])
+                        }
+                        return (KeptResponse(response: listed, outcome: nil), nil)
+                    }
+                    response = read
                 } catch {
-                    return (ErrorEnvelope.response(for: error), nil)
+                    response = ErrorEnvelope.response(for: error)
                 }
+                return (KeptResponse(response: response, outcome: nil), response.keptSize)
             }.value.response
         }
         let response = KeptKey.withBytes(of: request.rawQuery, lookUp)
@@ -65,9 +81,9 @@ struct ResourceEndpoints {
     }
 
     /// `?loc=` → the value at a location; `?name=` (other keys are parameters) → the value by name; neither →
-    /// the list.
+    /// `nil`, the list.
     private static func read(_ request: Request, _ registry: ResourceRegistry, hosts: HostAllowList?)
-        throws(LinkError) -> Response
+        throws(LinkError) -> Response?
     {
         var loc: String?
         var name: String?
@@ -87,7 +103,7 @@ struct ResourceEndpoints {
             try Resource.checkName(name)
             reading = try registry.read(named: name, params: params)
         case (nil, nil):
-            return .json(registry.listJSON, headers: [("ETag", ResourcePreconditions.entityTag(registry.revision))])
+            return nil
         case (.some, .some):
             throw LinkError(.invalidRequest, "Give either 'loc' or 'name', not both", details: ["field": "name"])
         }

@@ -6,6 +6,8 @@ struct RouteEndpoints {
     let metrics: ServiceMetrics
     /// The answers kept for requests already resolved.
     let answers = KeptResponses()
+    /// The list of routes, kept per table.
+    let list = KeptList()
 
     var endpoints: [Endpoint] {
         [
@@ -30,14 +32,10 @@ struct RouteEndpoints {
                 }
                 return .now(.json(["registered": .array(registered.map { $0.json() })]))
             },
-            Endpoint("GET", "/v1/routes", .read) { [registry, answers] _, _ in
-                // As large as the table (100k routes: megabytes): written once per table, and its bytes shared by
-                // every client that asks for it (``KeptAnswers``).
+            Endpoint("GET", "/v1/routes", .read) { [registry, list] _, _ in
+                // As large as the table (100k routes: megabytes): written once per table (``KeptList``).
                 let snapshot = registry.published
-                return .now(
-                    answers.answer(.list, key: UnsafeRawBufferPointer(start: nil, count: 0), serial: snapshot.serial) {
-                        (snapshot.lend { Response.json($0.table.json()) }, nil)
-                    }.value.response)
+                return .now(list.response(serial: snapshot.serial) { snapshot.lend { .json($0.table.json()) } })
             },
             Endpoint("DELETE", "/v1/routes", .write) { [registry] request, _ in
                 guard let pattern = try request.queryValue("pattern") else {

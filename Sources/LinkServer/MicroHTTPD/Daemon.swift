@@ -405,7 +405,7 @@ final class Daemon: @unchecked Sendable {
 }
 
 /// A body lent to libmicrohttpd (``Daemon/mhdResponse(sending:)``), held until it frees the response.
-private final class LentBody {
+private final class LentBody: Sendable {
     let bytes: [UInt8]
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }

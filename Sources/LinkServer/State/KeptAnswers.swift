@@ -16,14 +16,9 @@ import Synchronization
 ///   misses; a newer snapshot (a write, a reload, another instance's write) empties the cache. A key is the
 ///   request's bytes, compared in full (their hash only picks the set).
 /// - **Bounded**: ``sets`` sets of two answers each; a new answer takes the place of the one of its set used less
-///   recently. An answer whose request and response together exceed ``largestEntry`` bytes is kept apart, in one of
-///   ``largeWays`` places of its own (the one used less recently makes way), so the sets never hold more than
-///   `2 × sets × largestEntry` bytes (16 MiB by default; answers are usually under 1 KiB) and the large places
-///   hold two answers of the snapshot, whatever their size.
-/// - **Large answers shared**: a list of everything stored (`GET /v1/resources`, `GET /v1/routes`) is as large as
-///   the store. Kept, its bytes are one array that every client of the same snapshot is sent from (the daemon hands
-///   a large body to libmicrohttpd without copying it), so clients that ask for it and read slowly hold one copy
-///   between them, not one each, and it is written once per snapshot, not once per request.
+///   recently. An answer whose request and response together exceed ``largestEntry`` bytes is not kept, so the
+///   cache never holds more than `2 × sets × largestEntry` bytes (16 MiB by default; answers are usually under
+///   1 KiB).
 /// - **Kept when asked twice**: a request is kept the second time it is worked out (its hash is noted the first
 ///   time, in a table of `2 × sets` hashes). A request seen once, such as a link that one person opens, costs a
 ///   hash and a note, not an allocation, and a stream of them does not push out the answers asked for again.
@@ -55,17 +50,12 @@ final class KeptAnswers<Value: Sendable>: Sendable {
         var lastUsed: [UInt8]
         /// The hashes of requests worked out once, each at its own place (picked by other bits than the set).
         var seen: [UInt64]
-        /// The answers larger than ``KeptAnswers/largestEntry``, and the place used last.
-        var large: [Answer?]
-        var largeLastUsed = 0
     }
 
     /// The number of sets (a power of two).
     let sets: Int
-    /// The largest request and answer kept in the sets, together, in bytes.
+    /// The largest request and answer kept, together, in bytes.
     let largestEntry: Int
-    /// The number of larger answers kept.
-    static var largeWays: Int { 2 }
     private let slots: Mutex<Slots>
     /// The seed of ``hash(_:_:)``, drawn per process so that no one can choose requests that share a set.
     private let seed = UInt64.random(in: .min ... .max)
@@ -77,7 +67,7 @@ final class KeptAnswers<Value: Sendable>: Sendable {
         slots = Mutex(
             Slots(
                 answers: Array(repeating: nil, count: 2 * sets), lastUsed: Array(repeating: 0, count: sets),
-                seen: Array(repeating: 0, count: 2 * sets), large: Array(repeating: nil, count: Self.largeWays)))
+                seen: Array(repeating: 0, count: 2 * sets)))
     }
 
     /// The answer kept for `key` from the snapshot numbered `serial`, else the one `work` works out with its size
@@ -105,10 +95,6 @@ final class KeptAnswers<Value: Sendable>: Sendable {
                     return (answer, true, dropped)
                 }
             }
-            if let way = slots.largeWay(kind, hash, key) {
-                slots.largeLastUsed = way
-                return (slots.large[way], true, dropped)
-            }
             if slots.seen[seenAt] == hash { return (nil, true, dropped) }
             slots.seen[seenAt] = hash
             return (nil, false, dropped)
@@ -116,18 +102,10 @@ final class KeptAnswers<Value: Sendable>: Sendable {
         if let kept { return (kept.value, true) }
         let (value, size) = try work()
         // Only an answer kept is wrapped (an `Answer` of a generic type looks up its metadata when made).
-        guard seenBefore, let size else { return (value, false) }
+        guard seenBefore, let size, key.count + size <= largestEntry else { return (value, false) }
         let answer = Answer(value, kind: kind, hash: hash, key: Array(key))
         slots.withLock { slots in
             guard slots.serial == serial else { return }
-            guard key.count + size <= largestEntry else {
-                let way =
-                    slots.largeWay(kind, hash, key) ?? slots.large.firstIndex { $0 == nil }
-                    ?? (slots.largeLastUsed + 1) % slots.large.count
-                slots.large[way] = answer
-                slots.largeLastUsed = way
-                return
-            }
             // The way that holds this request already (another thread worked it out too), an empty one, or the one
             // not used last.
             let way: UInt8 =
@@ -178,9 +156,7 @@ final class KeptAnswers<Value: Sendable>: Sendable {
     }
 
     /// The number of answers kept.
-    var count: Int {
-        slots.withLock { slots in (slots.answers + slots.large).reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
-    }
+    var count: Int { slots.withLock { $0.answers.reduce(0) { $0 + ($1 == nil ? 0 : 1) } } }
 }
 
 /// A response kept ready to send, and its outcome for a metric (`/v1/resolve`'s `resolved`, `redirected` or error
@@ -201,20 +177,18 @@ extension KeptAnswers where Value == KeptResponse {
     ) -> (value: KeptResponse, kept: Bool) {
         answer(kind, key: key, serial: serial) { () -> (value: KeptResponse, size: Int?) in
             let (response, outcome) = work()
-            return (KeptResponse(response: response, outcome: outcome), response.size)
+            return (KeptResponse(response: response, outcome: outcome), response.keptSize)
         }
     }
 }
 
 /// The bytes answers are kept by (``KeptAnswers``).
 enum KeptKey {
-    /// Which request a key's bytes are: a `GET`'s query, a `POST`'s body, a click's (``Click``), or none: a list of
-    /// everything (the empty key).
+    /// Which request a key's bytes are: a `GET`'s query, a `POST`'s body, or a click's (``Click``).
     enum Kind: UInt8, Sendable {
         case query = 1
         case body = 2
         case click = 3
-        case list = 4
     }
 
     /// A request's raw query (empty without one) lent to `body` as bytes: in place for a part of a native string
@@ -301,8 +275,8 @@ enum KeptKey {
 }
 
 extension Response {
-    /// About the bytes a response holds.
-    fileprivate var size: Int {
+    /// About the bytes a response holds, as ``KeptAnswers`` counts them.
+    var keptSize: Int {
         headers.reduce(body.count + 32) { $0 + $1.0.utf8.count + $1.1.utf8.count } + (location?.utf8.count ?? 0)
     }
 }
@@ -323,13 +297,6 @@ extension KeptAnswers.Slots {
         for index in lastUsed.indices { lastUsed[index] = 0 }
         var held = Array(repeating: nil, count: answers.count) as [KeptAnswers.Answer?]
         swap(&held, &answers)
-        held += large
-        for index in large.indices { large[index] = nil }
         return held
-    }
-
-    /// The large place that holds the answer to `key`, if any.
-    fileprivate func largeWay(_ kind: KeptKey.Kind, _ hash: UInt64, _ key: UnsafeRawBufferPointer) -> Int? {
-        large.firstIndex { $0?.matches(kind, hash, key) == true }
     }
 }

@@ -47,11 +47,13 @@ import Testing
                 #expect(reply.json?["resources"]?.arrayValue?.count == count)
                 #expect(reply.header("ETag") == "\"\(revision)\"")
             }
-            // The requests are all sent before any answer is read, so their answers are held at once.
+            // The requests are all sent before any answer is read, so their answers are held at once. A query without
+            // `loc` or `name` (a cache-buster) asks for the same list.
             let readers = (0..<4).map { _ in server.client() }
+            let targets = ["/v1/resources", "/v1/resources?", "/v1/resources?_=1", "/v1/resources?x=2&y"]
             for _ in 0..<3 {
-                for reader in readers {
-                    try reader.sendRaw(Array("GET /v1/resources HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+                for (reader, target) in zip(readers, targets) {
+                    try reader.sendRaw(Array("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
                 }
                 let replies = try readers.map { try $0.readResponse() }
                 for reply in replies { expectList(of: 40, revision: 40, reply) }
@@ -60,8 +62,14 @@ import Testing
             let head = try writer.request("HEAD", "/v1/resources")
             #expect(head.status == 200 && head.body.isEmpty)
             #expect(head.header("Content-Length") == String(try writer.get("/v1/resources").body.count))
+            // A 304 of the large list, on a connection that goes on: no content is sent with it.
+            let tag = try #require(head.header("ETag"))
+            let notModified = try writer.get("/v1/resources?_=2", headers: ["If-None-Match": tag])
+            #expect(notModified.status == 304)
+            #expect(notModified.header("Content-Length") == head.header("Content-Length"))
+            #expect(try writer.get("/healthz").status == 200)
             #expect(try writer.request("DELETE", "/v1/resources?path=/big/0").status == 204)
-            for reader in readers { expectList(of: 39, revision: 41, try reader.get("/v1/resources")) }
+            for (reader, target) in zip(readers, targets) { expectList(of: 39, revision: 41, try reader.get(target)) }
         }
     }
 
