@@ -326,7 +326,7 @@ final class Daemon: @unchecked Sendable {
 
     /// libmicrohttpd's response for `body`. A small body is copied (the copy costs less than keeping the array
     /// alive until the answer is sent: +350 instructions a `/healthz`, measured). A large one is lent: the array is
-    /// held until libmicrohttpd frees the response, so a large answer kept for many clients (``KeptAnswers``: a
+    /// held until libmicrohttpd frees the response, so a large answer kept for many clients (``KeptList``: the
     /// list of everything stored) is one array that all of them are sent from, however slowly they read.
     static func mhdResponse(sending body: [UInt8]) -> OpaquePointer? {
         guard body.count >= lentBodySize else {
