@@ -41,9 +41,7 @@ struct ConsoleEndpoints: Sendable {
             return ErrorEnvelope.response(for: .notFound(path: request.path), headers: securityHeaders)
         }
         let caching = [("ETag", asset.etag), ("Cache-Control", cacheControl)] + securityHeaders
-        if IfNoneMatch.matches(request.headers[.ifNoneMatch], entityTag: asset.etag) {
-            return .notModified(headers: caching, representation: asset.body)
-        }
         return Response(status: 200, headers: [("Content-Type", asset.contentType)] + caching, body: asset.body)
+            .unlessHeld(request.headers[.ifNoneMatch])
     }
 }

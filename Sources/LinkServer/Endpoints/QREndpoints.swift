@@ -15,7 +15,7 @@ struct QREndpoints: Sendable {
             Endpoint("GET", "/v1/qr", .read) { [linkHost, answers] request, _ in
                 // An image (or a refusal) kept is answered again; one that could not be written (libpng) is thrown,
                 // not kept.
-                let response = try Array((request.rawQuery ?? "").utf8).withUnsafeBytes { query in
+                let response = try KeptKey.withBytes(of: request.rawQuery) { query in
                     try answers.answer(.query, key: query, serial: 0) {
                         () throws -> (value: KeptResponse, size: Int?) in
                         let response: Response
@@ -27,15 +27,7 @@ struct QREndpoints: Sendable {
                         return (KeptResponse(response: response, outcome: nil), response.keptSize)
                     }.value.response
                 }
-                // A 304 declares the image's length, the only one it may (``Response/notModified(headers:representation:)``).
-                if response.status == 200, let tag = response.headers.first(where: { $0.0 == "ETag" })?.1,
-                    IfNoneMatch.matches(request.headers[.ifNoneMatch], entityTag: tag)
-                {
-                    return .now(
-                        .notModified(
-                            headers: response.headers.filter { $0.0 != "Content-Type" }, representation: response.body))
-                }
-                return .now(response)
+                return .now(response.unlessHeld(request.headers[.ifNoneMatch]))
             }
         ]
     }

@@ -67,17 +67,10 @@ struct ResourceEndpoints {
                 return (KeptResponse(response: response, outcome: nil), response.keptSize)
             }.value.response
         }
-        let response = KeptKey.withBytes(of: request.rawQuery, lookUp)
-        // A 304 when the client holds the answer's tag already (`If-None-Match`, RFC 9110 §13.1.2): decided here,
-        // not kept with the answer, which serves every client of the same query. A read of the same URL at the same
-        // revision is the same answer, computed values included (they depend only on the URL).
-        if let held = request.headers[.ifNoneMatch], response.status == 200,
-            let tag = response.headers.first(where: { $0.0 == "ETag" })?.1,
-            IfNoneMatch.matches(held, entityTag: tag)
-        {
-            return .notModified(headers: [("ETag", tag)], representation: response.body)
-        }
-        return response
+        // A 304 when the client holds the answer's tag already: decided here, not kept with the answer, which serves
+        // every client of the same query. A read of the same URL at the same revision is the same answer, computed
+        // values included (they depend only on the URL).
+        return KeptKey.withBytes(of: request.rawQuery, lookUp).unlessHeld(request.headers[.ifNoneMatch])
     }
 
     /// `?loc=` → the value at a location; `?name=` (other keys are parameters) → the value by name; neither →

@@ -63,12 +63,16 @@ struct Response: Sendable {
     /// `204 No Content`.
     static let noContent = Response(status: 204)
 
-    /// `304 Not Modified` for a client that holds `representation` already (`If-None-Match`). libmicrohttpd sends
-    /// no content with a 304 and declares the body it is given in `Content-Length`, so it is given the
-    /// representation: a 304 may only declare the length a 200 would send (RFC 9110 §8.6), and an empty body made
-    /// it `Content-Length: 0`, which a cache that updates its stored fields from the 304 would keep.
-    static func notModified(headers: [(String, String)], representation: [UInt8]) -> Response {
-        Response(status: 304, headers: headers, body: representation)
+    /// This answer, or `304 Not Modified` when it is a 200 whose `ETag` the client holds already (`ifNoneMatch`, RFC
+    /// 9110 §13.1.2). The 304 keeps every field but `Content-Type` (§15.4.5: `ETag`, `Cache-Control`, …), and keeps
+    /// the body: libmicrohttpd sends no content with a 304 and declares the body it is given in `Content-Length`, and
+    /// a 304 may only declare the length a 200 would send (§8.6; an empty body made it `Content-Length: 0`, which a
+    /// cache that updates its stored fields from the 304 would keep).
+    func unlessHeld(_ ifNoneMatch: String?) -> Response {
+        guard let ifNoneMatch, status == 200, let tag = headers.first(where: { $0.0 == "ETag" })?.1,
+            IfNoneMatch.matches(ifNoneMatch, entityTag: tag)
+        else { return self }
+        return Response(status: 304, headers: headers.filter { $0.0 != "Content-Type" }, body: body)
     }
 
     /// The value of the first header named `name` (case-insensitive).

@@ -213,10 +213,7 @@ final class LinksDispatcher: RequestHandler {
             return page(404, LinkPage.message(title: "Not found", text: "No app is configured for this file."))
         }
         let headers = [("Content-Type", "application/json"), ("Cache-Control", "max-age=300"), ("ETag", file.etag)]
-        if IfNoneMatch.matches(request.headers[.ifNoneMatch], entityTag: file.etag) {
-            return .notModified(headers: Array(headers.dropFirst()), representation: file.body)
-        }
-        return Response(status: 200, headers: headers, body: file.body)
+        return Response(status: 200, headers: headers, body: file.body).unlessHeld(request.headers[.ifNoneMatch])
     }
 
     /// The `Host` header without its port, lower-cased (`[::1]:8081` → `::1`).

@@ -193,9 +193,11 @@ enum KeptKey {
 
     /// A request's raw query (empty without one) lent to `body` as bytes: in place for a part of a native string
     /// (cheaper than lending the whole string's bytes and cutting them), else copied.
-    static func withBytes<Result>(of query: Substring?, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    static func withBytes<Result>(
+        of query: Substring?, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
         let utf8 = (query ?? "").utf8
-        return utf8.withContiguousStorageIfAvailable { body(UnsafeRawBufferPointer($0)) }
+        return try utf8.withContiguousStorageIfAvailable { try body(UnsafeRawBufferPointer($0)) }
             ?? Array(utf8).withUnsafeBytes(body)
     }
 
