@@ -68,7 +68,7 @@ struct Response: Sendable {
     /// the body: libmicrohttpd sends no content with a 304 and declares the body it is given in `Content-Length`, and
     /// a 304 may only declare the length a 200 would send (§8.6; an empty body made it `Content-Length: 0`, which a
     /// cache that updates its stored fields from the 304 would keep).
-    func unlessHeld(_ ifNoneMatch: String?) -> Response {
+    consuming func unlessHeld(_ ifNoneMatch: String?) -> Response {
         guard let ifNoneMatch, status == 200, let tag = headers.first(where: { $0.0 == "ETag" })?.1,
             IfNoneMatch.matches(ifNoneMatch, entityTag: tag)
         else { return self }
