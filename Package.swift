@@ -125,3 +125,18 @@ if Context.environment["LINK_WARNINGS_AS_ERRORS"] == "1" {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
     }
 }
+
+// `LINK_TSAN=1` (scripts/test-tsan): this package's own targets are compiled and linked with ThreadSanitizer, and
+// `LINK_TSAN` is defined for them (their `Mutex` becomes a pthread mutex that ThreadSanitizer sees:
+// Sources/LinkCore/Concurrency/TSanVisibleMutex.swift). The dependencies are built as for every other debug build, so
+// the instrumented build shares them in `.build` and compiles only these targets again (`--sanitize=thread` would
+// instrument and compile every dependency once more, in a scratch folder of its own). The dependencies then run
+// uninstrumented, as the toolchain's runtime and Foundation always do, and as the C libraries (libmicrohttpd,
+// SQLite) did before: their accesses are not checked, their locks (pthread, Dispatch) are seen.
+if Context.environment["LINK_TSAN"] == "1" {
+    for target in package.targets where target.type != .system {
+        target.swiftSettings =
+            (target.swiftSettings ?? []) + [.define("LINK_TSAN"), .unsafeFlags(["-sanitize=thread"])]
+        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-sanitize=thread"])]
+    }
+}
