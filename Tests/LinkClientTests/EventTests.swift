@@ -17,7 +17,7 @@ import Testing
         while ContinuousClock.now < deadline {
             defer { number += 1 }
             do {
-                if try await client.emit(location: location, extra: ["n": .number(Double(number))]).delivered > 0 {
+                if try await client.emit(location: location, extra: ["n": .integer(Int64(number))]).delivered > 0 {
                     return number
                 }
             } catch let error as LinkServiceError where error.code == .noMatch {
@@ -83,13 +83,18 @@ import Testing
             let events = Collector(client.events([.path("/n/:i")], wait: 1))
             defer { Task { await events.cancel() } }
             let start = try await Self.emitUntilDelivered(client, location: "/n/x", first: 0)
-            for index in 1...50 { try await client.emit(location: "/n/\(index)", extra: ["i": .number(Double(index))]) }
+            for index in 1...50 {
+                try await client.emit(
+                    location: "/n/\(index)", extra: ["i": .integer(9_007_199_254_740_992 + Int64(index))])
+            }
             var seqs: [Int] = []
             let first = try await events.nextEvent()
-            #expect(first.extra["n"] == .number(Double(start)))
+            #expect(first.extra["n"] == .integer(Int64(start)))
             for index in 1...50 {
                 let event = try await events.nextEvent()
                 #expect(event.params["i"] == String(index))
+                // Past 2^53 (where a `Double` holds only every other whole number), exact.
+                #expect(event.extra["i"]?.integerValue == 9_007_199_254_740_992 + Int64(index))
                 seqs.append(event.seq)
             }
             #expect(seqs == seqs.sorted())
@@ -261,14 +266,14 @@ import Testing
             defer { Task { await events.cancel() } }
             let before = try await Self.emitUntilDelivered(client, location: "/r/1", first: 0)
             let first = try await events.nextEvent()
-            #expect(first.extra["n"] == .number(Double(before)))
+            #expect(first.extra["n"] == .integer(Int64(before)))
 
             try server.restart()
             // The type survived the restart; the subscription did not. The sequence re-subscribes by itself.
             let after = try await Self.emitUntilDelivered(client, location: "/r/2", first: 1000)
             #expect(try await events.next() == .resubscribed(lastSeq: first.seq))
             let event = try await events.nextEvent()
-            #expect(event.extra["n"] == .number(Double(after)))
+            #expect(event.extra["n"] == .integer(Int64(after)))
             #expect(event.seq > first.seq)
             #expect(event.name == "restartable")
         }

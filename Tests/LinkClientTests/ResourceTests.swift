@@ -51,6 +51,12 @@ import Testing
             #expect(try await client.resource(at: "/nothing").value == .null)
             try await client.deleteResource(.path("/nothing"))
 
+            // A whole number past 2^53 (an id) is written and read back exactly.
+            let id: JSONValue = ["id": .integer(9_007_199_254_740_993)]
+            #expect(try await client.createResource(path: "/ids/:n", .value(id)).content == .value(id))
+            #expect(try await client.resource(at: "/ids/1").value["id"]?.integerValue == 9_007_199_254_740_993)
+            try await client.deleteResource(.path("/ids/:n"))
+
             #expect(try await client.resources().map(\.path) == ["/flags/:platform"])
             let refused = try await #require(throws: LinkServiceError.self) {
                 try await client.deleteResource(.path("/flags/:platform"), ifRevision: created.revision)

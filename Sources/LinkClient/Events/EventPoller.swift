@@ -133,7 +133,7 @@ final class EventPoller {
             return .object(fields)
         }
         let body: Components.Schemas.SubscriptionCreate = try JSONBridge.request(
-            ["events": .array(events), "ttl": .number(Double(ttl))] as JSONValue, for: "createSubscription")
+            ["events": .array(events), "ttl": .integer(Int64(ttl))] as JSONValue, for: "createSubscription")
         return try await client.wire.call("createSubscription") { client in
             try await client.createSubscription(body: .json(body)).created.body.json
         }

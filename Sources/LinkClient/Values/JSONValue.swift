@@ -5,9 +5,17 @@ import Foundation
 ///
 /// Decode it into the app's own types with ``decode(_:decoder:)``; build one with literals
 /// (`["screen": "Profile", "id": 42]`) or from any `Encodable` with ``init(encoding:encoder:)``.
-public enum JSONValue: Sendable, Hashable {
+///
+/// Numbers come in two cases, as the service keeps them: a whole number written without a fraction or an exponent
+/// is an ``integer(_:)``, exact over 64 bits (an id such as `9007199254740993` is not rounded); any other is a
+/// ``number(_:)``, the nearest `Double`. The two compare as numbers: `.integer(3) == .number(3.0)`, and they hash
+/// alike. Read either with ``numberValue`` (a `Double`) or ``integerValue`` (an `Int64`, when the number is whole).
+public enum JSONValue: Sendable {
     case null
     case bool(Bool)
+    /// A whole number, exact.
+    case integer(Int64)
+    /// A number with a fraction or an exponent (or a whole number built as a `Double`).
     case number(Double)
     case string(String)
     case array([JSONValue])
@@ -31,10 +39,23 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
-    /// The number, when this is one.
+    /// The number, when this is one (an ``integer(_:)`` past 2^53 as the nearest `Double`).
     public var numberValue: Double? {
-        if case .number(let number) = self { return number }
-        return nil
+        switch self {
+        case .integer(let integer): Double(integer)
+        case .number(let number): number
+        default: nil
+        }
+    }
+
+    /// The number, when this is a whole one that fits 64 bits: an ``integer(_:)``, or a ``number(_:)`` without a
+    /// fraction.
+    public var integerValue: Int64? {
+        switch self {
+        case .integer(let integer): integer
+        case .number(let number): Int64(exactly: number)
+        default: nil
+        }
     }
 
     /// The Boolean, when this is one.
@@ -67,6 +88,8 @@ extension JSONValue: Codable {
             self = .null
         } else if let bool = try? container.decode(Bool.self) {
             self = .bool(bool)
+        } else if let integer = try? container.decode(Int64.self) {
+            self = .integer(integer)
         } else if let number = try? container.decode(Double.self) {
             self = .number(number)
         } else if let string = try? container.decode(String.self) {
@@ -83,6 +106,7 @@ extension JSONValue: Codable {
         switch self {
         case .null: try container.encodeNil()
         case .bool(let bool): try container.encode(bool)
+        case .integer(let integer): try container.encode(integer)
         case .number(let number):
             // Whole numbers go out without a fraction (`42`, not `42.0`), as a JSON producer would write them.
             if number.rounded() == number, abs(number) < 9_007_199_254_740_992 {
@@ -102,11 +126,61 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
 {
     public init(nilLiteral: ()) { self = .null }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
     public init(floatLiteral value: Double) { self = .number(value) }
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+extension JSONValue: Hashable {
+    /// Values of the same kind compare as Swift compares them; an ``integer(_:)`` equals a ``number(_:)`` of the same
+    /// value (`.integer(3) == .number(3.0)`), since JSON has one kind of number.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let left), .bool(let right)): left == right
+        case (.integer(let left), .integer(let right)): left == right
+        case (.number(let left), .number(let right)): left == right
+        case (.integer(let integer), .number(let number)), (.number(let number), .integer(let integer)):
+            Int64(exactly: number) == integer
+        case (.string(let left), .string(let right)): left == right
+        case (.array(let left), .array(let right)): left == right
+        case (.object(let left), .object(let right)): left == right
+        default: false
+        }
+    }
+
+    /// A whole number hashes as its `Int64` whichever case holds it, so that equal values hash alike.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null:
+            hasher.combine(0)
+        case .bool(let bool):
+            hasher.combine(1)
+            hasher.combine(bool)
+        case .integer(let integer):
+            hasher.combine(2)
+            hasher.combine(integer)
+        case .number(let number):
+            if let integer = Int64(exactly: number) {
+                hasher.combine(2)
+                hasher.combine(integer)
+            } else {
+                hasher.combine(3)
+                hasher.combine(number)
+            }
+        case .string(let string):
+            hasher.combine(4)
+            hasher.combine(string)
+        case .array(let array):
+            hasher.combine(5)
+            hasher.combine(array)
+        case .object(let object):
+            hasher.combine(6)
+            hasher.combine(object)
+        }
     }
 }
