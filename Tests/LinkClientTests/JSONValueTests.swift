@@ -32,6 +32,10 @@ import Testing
         // Past 64 bits (the service refuses such an integer; another producer may write one).
         #expect(try Self.decoded("18446744073709551616").numberValue == 18_446_744_073_709_551_616)
         #expect(try Self.encoded(.number(1.5)) == "1.5")
+        // Whole numbers written with a fraction or an exponent are the same numbers, whichever case holds them.
+        #expect(try Self.decoded("1.0") == .integer(1))
+        #expect(try Self.decoded("1e2").integerValue == 100)
+        #expect(try Self.decoded("-0") == .number(0))
         // A whole `Double` goes out without a fraction, as before.
         #expect(try Self.encoded(.number(42)) == "42")
     }

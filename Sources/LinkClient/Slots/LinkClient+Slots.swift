@@ -7,12 +7,11 @@ extension LinkClient {
     public func present(
         in slot: String, id: String, priority: Int, payload: JSONValue? = nil, ttl: Int? = nil
     ) async throws -> PresentOutcome {
-        // Built as the generated type, not through `JSONValue`: its numbers are `Double`s, which would round a
-        // priority past 2^53 and cannot hold `Int.max` at all.
+        // Built as the generated type, whose `priority` is an `Int`, as the caller's.
         let body = Components.Schemas.PresentRequest(
             id: id, priority: priority, payload: try payload.map { try JSONBridge.convert($0) }, ttl: ttl)
         return try await wire.call("presentInSlot") { client in
-            // Decoded straight from the answer, not through `JSONValue`, whose `Double`s would round a priority.
+            // Decoded straight from the answer into a type whose `priority` is an `Int`.
             let answer = try JSONBridge.convert(
                 try await client.presentInSlot(path: .init(slot: slot), body: .json(body)).ok.body.json,
                 to: PresentAnswer.self)

@@ -6,14 +6,14 @@ import Foundation
 /// Decode it into the app's own types with ``decode(_:decoder:)``; build one with literals
 /// (`["screen": "Profile", "id": 42]`) or from any `Encodable` with ``init(encoding:encoder:)``.
 ///
-/// Numbers come in two cases, as the service keeps them: a whole number written without a fraction or an exponent
-/// is an ``integer(_:)``, exact over 64 bits (an id such as `9007199254740993` is not rounded); any other is a
-/// ``number(_:)``, the nearest `Double`. The two compare as numbers: `.integer(3) == .number(3.0)`, and they hash
+/// Numbers come in two cases: one that Foundation's `JSONDecoder` reads as an `Int64` is an ``integer(_:)``, exact
+/// over 64 bits (an id such as `9007199254740993` is not rounded; `1.0` and `1e2` are read as integers too); any
+/// other is a ``number(_:)``, the nearest `Double`. The service writes its integers without a fraction. The two compare as numbers: `.integer(3) == .number(3.0)`, and they hash
 /// alike. Read either with ``numberValue`` (a `Double`) or ``integerValue`` (an `Int64`, when the number is whole).
 public enum JSONValue: Sendable {
     case null
     case bool(Bool)
-    /// A whole number, exact.
+    /// A whole number, exact (what `JSONDecoder` reads as an `Int64`).
     case integer(Int64)
     /// A number with a fraction or an exponent (or a whole number built as a `Double`).
     case number(Double)
