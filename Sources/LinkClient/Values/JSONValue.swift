@@ -8,8 +8,9 @@ import Foundation
 ///
 /// Numbers come in two cases: one that Foundation's `JSONDecoder` reads as an `Int64` is an ``integer(_:)``, exact
 /// over 64 bits (an id such as `9007199254740993` is not rounded; `1.0` and `1e2` are read as integers too); any
-/// other is a ``number(_:)``, the nearest `Double`. The service writes its integers without a fraction. The two compare as numbers: `.integer(3) == .number(3.0)`, and they hash
-/// alike. Read either with ``numberValue`` (a `Double`) or ``integerValue`` (an `Int64`, when the number is whole).
+/// other is a ``number(_:)``, the nearest `Double`. The service writes its integers without a fraction. The two
+/// compare as numbers (`.integer(3) == .number(3.0)`) and hash alike. Read either with ``numberValue`` (a
+/// `Double`) or ``integerValue`` (an `Int64`, when the number is whole).
 public enum JSONValue: Sendable {
     case null
     case bool(Bool)
