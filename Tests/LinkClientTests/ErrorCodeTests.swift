@@ -10,7 +10,7 @@ import Testing
         let server = CannedServer(
             response: "HTTP/1.1 418 I'm a teapot\r\nContent-Type: application/json\r\nRetry-After: 7\r\n"
                 + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
-        let client = LinkClient(baseURL: server.baseURL)
+        let client = server.client()
         let error = try await #require(throws: LinkServiceError.self) {
             try await client.resolve(url: "/users/42")
         }
@@ -30,7 +30,7 @@ import Testing
         let server = CannedServer(
             response: "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/html\r\n"
                 + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
-        let client = LinkClient(baseURL: server.baseURL)
+        let client = server.client()
         let error = try await #require(throws: LinkServiceError.self) {
             try await client.resolve(url: "/users/42")
         }
@@ -43,13 +43,27 @@ import Testing
     /// the service would refuse it, typed: never a raw `EncodingError`.
     @Test func aRequestTheContractCannotHoldIsInvalidRequest() async throws {
         let server = CannedServer(response: "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n")
-        let client = LinkClient(baseURL: server.baseURL)
+        let client = server.client()
         let error = try await #require(throws: LinkServiceError.self) {
             try await client.emit(location: "/e", extra: ["n": .number(.nan)])
         }
         #expect(error.status == 400)
         #expect(error.code == .invalidRequest)
         #expect(error.details == ["operation": "emitEvent"])
+        #expect(server.received.requests(startingWith: "POST").isEmpty)
+    }
+
+    /// The same for a slot's payload: it was converted outside the check and escaped as Foundation's
+    /// `EncodingError`.
+    @Test func aPayloadTheContractCannotHoldIsInvalidRequest() async throws {
+        let server = CannedServer(response: "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n")
+        let client = server.client()
+        let error = try await #require(throws: LinkServiceError.self) {
+            try await client.present(in: "home", id: "promo", priority: 1, payload: ["n": .number(.infinity)])
+        }
+        #expect(error.status == 400)
+        #expect(error.code == .invalidRequest)
+        #expect(error.details == ["operation": "presentInSlot"])
         #expect(server.received.requests(startingWith: "POST").isEmpty)
     }
 

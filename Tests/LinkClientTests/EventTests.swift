@@ -199,7 +199,7 @@ import Testing
             }
             return "HTTP/1.1 204 No Content\r\n\r\n"
         }
-        let client = LinkClient(baseURL: server.baseURL)
+        let client = server.client()
         // A back-off of days: a re-subscription that waited for it would never come within the test.
         let events = client.events([.path("/e")], wait: 0, backoff: Backoff(initial: 1e6, maximum: 1e6))
         let consumer = Task { for try await _ in events {} }

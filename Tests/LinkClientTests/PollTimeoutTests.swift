@@ -15,7 +15,7 @@ import Testing
             if line.hasPrefix("DELETE ") { return "HTTP/1.1 204 No Content\r\n\r\n" }
             return nil
         }
-        let client = LinkClient(baseURL: server.baseURL)
+        let client = server.client()
         // A back-off of days: a retry that waited for it would never come within the test.
         let events = client.events([.path("/e")], wait: 0, backoff: Backoff(initial: 1e6, maximum: 1e6))
         let consumer = Task {

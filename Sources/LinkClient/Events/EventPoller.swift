@@ -20,8 +20,12 @@ final class EventPoller {
     private var sentAfter: Int?
     /// The part of the service's unacknowledged `missed` count already reported.
     private var reportedMissed = 0
-    /// The last event `seq` handed on, so that nothing goes out twice.
+    /// The last event `seq` handed on (what ``EventSequence/Element/resubscribed(lastSeq:)`` reports).
     private var lastSeq: Int?
+    /// The last `seq` handed on from the current subscription, so that nothing goes out twice. Not carried over a
+    /// re-subscribe: a new subscription only receives events emitted after it was made, and a service whose `seq`
+    /// went back (its data restored from a backup) would otherwise have every new event dropped as a duplicate.
+    private var deliveredSeq: Int?
     private var lostSubscription = false
     /// Whether a poll of the current subscription was answered: one lost before any was is lost again at once
     /// (a `ttl` shorter than the round trip, instances that do not share subscriptions), and re-subscribing then
@@ -55,14 +59,17 @@ final class EventPoller {
 
     func next() async throws -> EventSequence.Element? {
         polling: while !finished {
-            if !pending.isEmpty { return pending.removeFirst() }
+            // The consumer's cancel ends the sequence at once, even with elements of the last answer left.
             if Task.isCancelled { break polling }
+            if !pending.isEmpty { return pending.removeFirst() }
             do {
                 if try await step() { failures = 0 }
                 foreignCancels = 0
             } catch let error as LinkTransportError {
-                // A timed-out long-poll (a proxy or the network gave up on it) is retried at once.
-                if error.kind == .timedOut && !Task.isCancelled { continue polling }
+                // A timed-out long-poll (a proxy or the network gave up on it) is retried at once; a timed-out
+                // subscribe backs off like any other failure (the service may be overloaded, and on Linux the
+                // request given up is left running: `DetachedCall`).
+                if error.kind == .timedOut && subscriptionID != nil && !Task.isCancelled { continue polling }
                 // The consumer's cancel ends the sequence quietly; a request cancelled otherwise is retried, a few
                 // times (one cancelled by the session's delegate every time ends it with the error).
                 if Task.isCancelled { break polling }
@@ -97,6 +104,7 @@ final class EventPoller {
             polledSinceSubscribing = false
             after = created.cursor
             sentAfter = nil
+            deliveredSeq = nil
             reportedMissed = 0
             if lostSubscription {
                 lostSubscription = false
@@ -116,10 +124,11 @@ final class EventPoller {
             pending.append(.missed(result.missed - reportedMissed))
         }
         reportedMissed = max(reportedMissed, result.missed)
-        for wireEvent in result.events where wireEvent.seq > (lastSeq ?? Int.min) {
+        for wireEvent in result.events where wireEvent.seq > (deliveredSeq ?? Int.min) {
             let event: Event = try JSONBridge.convert(wireEvent)
             pending.append(.event(event))
             lastSeq = event.seq
+            deliveredSeq = event.seq
         }
         after = max(after ?? 0, result.cursor)
         return true

@@ -7,9 +7,11 @@ extension LinkClient {
     public func present(
         in slot: String, id: String, priority: Int, payload: JSONValue? = nil, ttl: Int? = nil
     ) async throws -> PresentOutcome {
-        // Built as the generated type, whose `priority` is an `Int`, as the caller's.
+        // Built as the generated type, whose `priority` is an `Int`, as the caller's. A payload JSON cannot hold
+        // (`.number(.nan)`) is refused as every such request is: 400 `invalid_request`, not sent.
         let body = Components.Schemas.PresentRequest(
-            id: id, priority: priority, payload: try payload.map { try JSONBridge.convert($0) }, ttl: ttl)
+            id: id, priority: priority, payload: try payload.map { try JSONBridge.request($0, for: "presentInSlot") },
+            ttl: ttl)
         return try await wire.call("presentInSlot") { client in
             // Decoded straight from the answer into a type whose `priority` is an `Int`.
             let answer = try JSONBridge.convert(

@@ -1,5 +1,10 @@
 import Foundation
+import LinkClient
 import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -40,7 +45,14 @@ final class CannedServer: Sendable {
         Thread.detachNewThread {
             while true {
                 let connection = accept(descriptor, nil, nil)
-                if connection < 0 { return }
+                if connection < 0 {
+                    // Closed here, by the thread that accepts, not by `deinit`: closed there while this thread was
+                    // between two `accept`s, its number went to the next test's server, whose connections this
+                    // thread then accepted and answered with this server's answers (seen: a canned 500 in another
+                    // test).
+                    close(descriptor)
+                    return
+                }
                 Thread.detachNewThread { Self.serve(connection, received, answer) }
             }
         }
@@ -48,9 +60,21 @@ final class CannedServer: Sendable {
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
+    /// A client of this server with a `URLSession` of its own, whose requests time out after `timeout` seconds.
+    /// Not `URLSession.shared`: it keeps connections alive by host and port, and the port of an ended test's server
+    /// can be given to the next one, whose requests then went over the old connection to the old server (seen: a
+    /// test answered by another test's canned 500). The session is not invalidated when the server goes: a
+    /// subscription's deletion may still be on its way, and FoundationNetworking stops the process on a task made
+    /// in an invalidated session.
+    func client(timeout: TimeInterval = 60) -> LinkClient {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        return LinkClient(baseURL: baseURL, session: URLSession(configuration: configuration))
+    }
+
+    /// Ends the accepting thread's `accept` (the thread then closes the socket).
     deinit {
         shutdown(descriptor, Int32(SHUT_RDWR))
-        close(descriptor)
     }
 
     /// Reads requests on `connection` and answers each until the client closes it (or one gets no answer).
