@@ -20,4 +20,23 @@ import Testing
     func findsTheToken(text: String, hosts: [String], token: String?) {
         #expect(DeferredToken.find(in: text, hosts: hosts) == token)
     }
+
+    /// The link itself, without its token, from what the iOS landing page copied: for a claim that gave nothing.
+    @Test(
+        arguments: [
+            ("https://links.example.com/users/42?lst=abc", ["links.example.com"], "https://links.example.com/users/42"),
+            (
+                " https://links.example.com/p/7?ref=mail&lst=t&x=1\n", ["links.example.com"],
+                "https://links.example.com/p/7?ref=mail&x=1"
+            ),
+            ("https://LINKS.example.com/users/42", ["links.example.com"], "https://LINKS.example.com/users/42"),
+            ("https://go.example.org/a?lst=t", ["*.example.org"], "https://go.example.org/a"),
+            ("https://evil.example.net/a?lst=t", ["links.example.com"], nil),
+            ("https://links.example.com/users/42?lst=t", [], nil),
+            ("myapp://users/42", ["links.example.com"], nil),
+            ("just some text", ["links.example.com"], nil),
+        ] as [(String, [String], String?)])
+    func findsTheLinkInAPasteboard(text: String, hosts: [String], link: String?) {
+        #expect(DeferredToken.link(inPasteboard: text, hosts: hosts) == link)
+    }
 }

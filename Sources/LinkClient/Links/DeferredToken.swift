@@ -27,6 +27,23 @@ public enum DeferredToken {
         nonEmpty(formValue("linkserver_link", in: referrer))
     }
 
+    /// The link as clicked in a link the iOS landing page copied, without its `lst` item, to resolve when the claim
+    /// gives nothing: the token expired or was used, or the page copied the link without one (the service's token
+    /// budget was spent: docs/deferred-links.md, "Limits"). `nil` when `text` is not an `http(s)` link on one of
+    /// `hosts` (the service's `links.hosts`): a pasteboard can hold anything, so an empty `hosts` finds nothing.
+    public static func link(inPasteboard text: String, hosts: [String]) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard var components = URLComponents(string: trimmed), let scheme = components.scheme,
+            ["http", "https"].contains(scheme.lowercased()),
+            let host = components.host?.lowercased(), hosts.contains(where: { matches(host, $0) })
+        else { return nil }
+        if let items = components.queryItems {
+            let kept = items.filter { $0.name != "lst" }
+            components.queryItems = kept.isEmpty ? nil : kept
+        }
+        return components.string
+    }
+
     /// The last value of `key` in a form-encoded string (`a=1&b=2`, `+` for a space); `nil` when absent.
     static func formValue(_ key: String, in text: String) -> String? {
         var found: String?
