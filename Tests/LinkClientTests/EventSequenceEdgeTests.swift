@@ -80,6 +80,23 @@ import Testing
         #expect(try await events.nextEvent(timeout: .seconds(30)).seq == 6)
     }
 
+    /// A 2xx answer without the contract's shape ends the sequence with the error, as a 500 does: it was retried
+    /// with back-off for ever, hiding a broken deployment.
+    @Test func anAnswerWithoutTheContractsShapeEndsTheSequence() async throws {
+        let server = CannedServer { line in
+            if line.hasPrefix("POST /v1/events/subscriptions ") { return Self.created("s1", cursor: 0) }
+            if line.hasPrefix("GET /v1/events/subscriptions/s1?") {
+                return Self.answer("200 OK", #"{"items":[],"next":null}"#)
+            }
+            return Self.noContent
+        }
+        let client = server.client()
+        let events = Collector(client.events([.path("/c/:i")], wait: 0, backoff: Backoff(initial: 0.01, maximum: 0.01)))
+        let error = try await #require(throws: LinkTransportError.self) { try await events.next(timeout: .seconds(30)) }
+        #expect(error.kind == .invalidResponse)
+        #expect(error.operation == "pollSubscription")
+    }
+
     /// A timed-out subscribe backs off, as other failures do; only a timed-out long-poll is retried at once
     /// (API.md §14). A request given up is left running on Linux (``DetachedCall``), so retrying subscribes at
     /// once could leave one unused subscription on an overloaded service per timeout.

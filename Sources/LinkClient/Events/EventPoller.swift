@@ -70,6 +70,12 @@ final class EventPoller {
                 // subscribe backs off like any other failure (the service may be overloaded, and on Linux the
                 // request given up is left running: `DetachedCall`).
                 if error.kind == .timedOut && subscriptionID != nil && !Task.isCancelled { continue polling }
+                // A 2xx answer without the contract's shape is a broken deployment (another service, another
+                // version), which retrying would only hide: it ends the sequence, as a 500 does.
+                if error.kind == .invalidResponse {
+                    await finish()
+                    throw error
+                }
                 // The consumer's cancel ends the sequence quietly; a request cancelled otherwise is retried, a few
                 // times (one cancelled by the session's delegate every time ends it with the error).
                 if Task.isCancelled { break polling }
