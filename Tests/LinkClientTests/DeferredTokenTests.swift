@@ -31,6 +31,10 @@ import Testing
             ),
             ("https://LINKS.example.com/users/42", ["links.example.com"], "https://LINKS.example.com/users/42"),
             ("https://go.example.org/a?lst=t", ["*.example.org"], "https://go.example.org/a"),
+            (
+                "https://links.example.com/s?q=a%2Fb%26c&lst=t", ["links.example.com"],
+                "https://links.example.com/s?q=a%2Fb%26c"
+            ),
             ("https://evil.example.net/a?lst=t", ["links.example.com"], nil),
             ("https://links.example.com/users/42?lst=t", [], nil),
             ("myapp://users/42", ["links.example.com"], nil),

@@ -37,9 +37,10 @@ public enum DeferredToken {
             ["http", "https"].contains(scheme.lowercased()),
             let host = components.host?.lowercased(), hosts.contains(where: { matches(host, $0) })
         else { return nil }
-        if let items = components.queryItems {
+        // The other items as they were written (not decoded and encoded again).
+        if let items = components.percentEncodedQueryItems {
             let kept = items.filter { $0.name != "lst" }
-            components.queryItems = kept.isEmpty ? nil : kept
+            components.percentEncodedQueryItems = kept.isEmpty ? nil : kept
         }
         return components.string
     }
