@@ -8,14 +8,8 @@ public enum DeferredToken {
     ///   stranger's link on the pasteboard is never claimed.
     public static func find(in text: String, hosts: [String] = []) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let components = URLComponents(string: trimmed), let scheme = components.scheme,
-            ["http", "https"].contains(scheme.lowercased())
-        {
-            if !hosts.isEmpty {
-                guard let host = components.host?.lowercased(), hosts.contains(where: { matches(host, $0) }) else {
-                    return nil
-                }
-            }
+        if let components = webLink(trimmed) {
+            if !hosts.isEmpty && !isOn(hosts, components) { return nil }
             return nonEmpty(components.queryItems?.last { $0.name == "lst" }?.value)
         }
         // An install referrer is a form-encoded query string.
@@ -32,10 +26,7 @@ public enum DeferredToken {
     /// budget was spent: docs/deferred-links.md, "Limits"). `nil` when `text` is not an `http(s)` link on one of
     /// `hosts` (the service's `links.hosts`): a pasteboard can hold anything, so an empty `hosts` finds nothing.
     public static func link(inPasteboard text: String, hosts: [String]) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard var components = URLComponents(string: trimmed), let scheme = components.scheme,
-            ["http", "https"].contains(scheme.lowercased()),
-            let host = components.host?.lowercased(), hosts.contains(where: { matches(host, $0) })
+        guard var components = webLink(text.trimmingCharacters(in: .whitespacesAndNewlines)), isOn(hosts, components)
         else { return nil }
         // The other items as they were written (not decoded and encoded again).
         if let items = components.percentEncodedQueryItems {
@@ -56,6 +47,20 @@ public enum DeferredToken {
             if decode(parts[0]) == key { found = parts.count > 1 ? decode(parts[1]) : "" }
         }
         return found
+    }
+
+    /// `text` as an `http` or `https` URL, or `nil` when it is not one.
+    private static func webLink(_ text: String) -> URLComponents? {
+        guard let components = URLComponents(string: text), let scheme = components.scheme,
+            ["http", "https"].contains(scheme.lowercased())
+        else { return nil }
+        return components
+    }
+
+    /// Whether the link's host is one of `hosts` (`*.example.com` for any name under it).
+    private static func isOn(_ hosts: [String], _ components: URLComponents) -> Bool {
+        guard let host = components.host?.lowercased() else { return false }
+        return hosts.contains { matches(host, $0) }
     }
 
     private static func matches(_ host: String, _ pattern: String) -> Bool {
