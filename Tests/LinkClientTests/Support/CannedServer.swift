@@ -60,12 +60,11 @@ final class CannedServer: Sendable {
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    /// A client of this server with a `URLSession` of its own, whose requests time out after `timeout` seconds.
-    /// Not `URLSession.shared`: it keeps connections alive by host and port, and the port of an ended test's server
-    /// can be given to the next one, whose requests then went over the old connection to the old server (seen: a
-    /// test answered by another test's canned 500). The session is not invalidated when the server goes: a
-    /// subscription's deletion may still be on its way, and FoundationNetworking stops the process on a task made
-    /// in an invalidated session.
+    /// A client of this server with a `URLSession` of its own, whose requests time out after `timeout` seconds, so
+    /// that a test's connections and timeout are its own, not `URLSession.shared`'s. (The cross-talk once seen
+    /// between these servers, a test answered by another's canned 500, was the listening socket's number reused:
+    /// see the accept loop.) The session is not invalidated when the server goes: a subscription's deletion may
+    /// still be on its way, and FoundationNetworking stops the process on a task made in an invalidated session.
     func client(timeout: TimeInterval = 60) -> LinkClient {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
