@@ -20,12 +20,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/BadRequest/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/BadRequest/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -121,12 +121,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/Unauthorized/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/Unauthorized/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -211,12 +211,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/Forbidden/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/Forbidden/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -296,12 +296,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/NotFound/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/NotFound/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -397,12 +397,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/MethodNotAllowed/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/MethodNotAllowed/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -487,12 +487,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/Conflict/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/Conflict/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -572,12 +572,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/PreconditionFailed/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/PreconditionFailed/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -657,12 +657,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/PayloadTooLarge/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/PayloadTooLarge/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -742,12 +742,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/URITooLong/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/URITooLong/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -827,12 +827,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/UnsupportedMediaType/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/UnsupportedMediaType/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -912,12 +912,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/UnprocessableContent/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/UnprocessableContent/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -997,12 +997,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/TooManyRequests/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/TooManyRequests/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -1082,12 +1082,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/InternalError/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/InternalError/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -1167,12 +1167,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/NotImplemented/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/NotImplemented/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -1252,12 +1252,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/LoopDetected/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/LoopDetected/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {
@@ -1337,12 +1337,12 @@ extension Components {
                         /// - Remark: Generated from `#/components/responses/ServiceUnavailable/content/json/value2/error`.
                         internal struct _ErrorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/responses/ServiceUnavailable/content/json/value2/error/code`.
-                            internal var code: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var code: Swift.String?
                             /// Creates a new `_ErrorPayload`.
                             ///
                             /// - Parameters:
                             ///   - code:
-                            internal init(code: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(code: Swift.String? = nil) {
                                 self.code = code
                             }
                             internal enum CodingKeys: String, CodingKey {

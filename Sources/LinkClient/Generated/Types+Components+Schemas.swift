@@ -59,41 +59,7 @@ extension Components {
         /// The stable machine-readable error code (API.md §1).
         ///
         /// - Remark: Generated from `#/components/schemas/ErrorCode`.
-        internal enum ErrorCode: String, Codable, Hashable, Sendable, CaseIterable {
-            case invalidJson = "invalid_json"
-            case invalidRequest = "invalid_request"
-            case invalidUrl = "invalid_url"
-            case invalidPattern = "invalid_pattern"
-            case invalidRule = "invalid_rule"
-            case missingParams = "missing_params"
-            case unexpectedParams = "unexpected_params"
-            case unauthorized = "unauthorized"
-            case intercepted = "intercepted"
-            case notFound = "not_found"
-            case noMatch = "no_match"
-            case unknownName = "unknown_name"
-            case subscriptionNotFound = "subscription_not_found"
-            case methodNotAllowed = "method_not_allowed"
-            case routeConflict = "route_conflict"
-            case nameConflict = "name_conflict"
-            case resourceExists = "resource_exists"
-            case readOnly = "read_only"
-            case revisionMismatch = "revision_mismatch"
-            case payloadTooLarge = "payload_too_large"
-            case uriTooLong = "uri_too_long"
-            case unsupportedMediaType = "unsupported_media_type"
-            case ruleError = "rule_error"
-            case tooManySubscriptions = "too_many_subscriptions"
-            case _internal = "internal"
-            case notImplemented = "not_implemented"
-            case redirectLoop = "redirect_loop"
-            case redirectLimit = "redirect_limit"
-            case associationTooLarge = "association_too_large"
-            case rateLimited = "rate_limited"
-            case unknownToken = "unknown_token"
-            case notCurrent = "not_current"
-            case unavailable = "unavailable"
-        }
+        internal typealias ErrorCode = Swift.String
         /// The one error envelope of the API.
         ///
         /// - Remark: Generated from `#/components/schemas/Error`.
@@ -703,12 +669,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Route/pattern`.
             internal var pattern: Swift.String
             /// - Remark: Generated from `#/components/schemas/Route/source`.
-            internal enum SourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case config = "config"
-                case api = "api"
-            }
-            /// - Remark: Generated from `#/components/schemas/Route/source`.
-            internal var source: Components.Schemas.Route.SourcePayload
+            internal var source: Swift.String
             /// The parent's full pattern, or null for a root route.
             ///
             /// - Remark: Generated from `#/components/schemas/Route/parent`.
@@ -726,13 +687,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Route/presentation`.
             internal var presentation: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Route/sameRoute`.
-            internal enum SameRoutePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case none = "none"
-                case update = "update"
-                case new = "new"
-            }
-            /// - Remark: Generated from `#/components/schemas/Route/sameRoute`.
-            internal var sameRoute: Components.Schemas.Route.SameRoutePayload
+            internal var sameRoute: Swift.String
             /// - Remark: Generated from `#/components/schemas/Route/caseInsensitive`.
             internal var caseInsensitive: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Route/redirect`.
@@ -756,12 +711,12 @@ extension Components {
             internal init(
                 name: Swift.String? = nil,
                 pattern: Swift.String,
-                source: Components.Schemas.Route.SourcePayload,
+                source: Swift.String,
                 parent: Swift.String? = nil,
                 path: Swift.String,
                 destination: OpenAPIRuntime.OpenAPIValueContainer,
                 presentation: Swift.String? = nil,
-                sameRoute: Components.Schemas.Route.SameRoutePayload,
+                sameRoute: Swift.String,
                 caseInsensitive: Swift.Bool,
                 redirect: [Components.Schemas.RedirectRule],
                 link: OpenAPIRuntime.OpenAPIValueContainer
@@ -802,7 +757,7 @@ extension Components {
                     forKey: .pattern
                 )
                 self.source = try container.decode(
-                    Components.Schemas.Route.SourcePayload.self,
+                    Swift.String.self,
                     forKey: .source
                 )
                 self.parent = try container.decodeIfPresent(
@@ -822,7 +777,7 @@ extension Components {
                     forKey: .presentation
                 )
                 self.sameRoute = try container.decode(
-                    Components.Schemas.Route.SameRoutePayload.self,
+                    Swift.String.self,
                     forKey: .sameRoute
                 )
                 self.caseInsensitive = try container.decode(
@@ -1298,15 +1253,7 @@ extension Components {
             /// Only when `current` was given and resolves (without redirects) to the same leaf route: that route's `sameRoute`.
             ///
             /// - Remark: Generated from `#/components/schemas/Resolution/sameRoute`.
-            internal enum SameRoutePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case none = "none"
-                case update = "update"
-                case new = "new"
-            }
-            /// Only when `current` was given and resolves (without redirects) to the same leaf route: that route's `sameRoute`.
-            ///
-            /// - Remark: Generated from `#/components/schemas/Resolution/sameRoute`.
-            internal var sameRoute: Components.Schemas.Resolution.SameRoutePayload?
+            internal var sameRoute: Swift.String?
             /// Creates a new `Resolution`.
             ///
             /// - Parameters:
@@ -1332,7 +1279,7 @@ extension Components {
                 presentation: Swift.String? = nil,
                 matches: Components.Schemas.Resolution.MatchesPayload,
                 redirects: Components.Schemas.Resolution.RedirectsPayload,
-                sameRoute: Components.Schemas.Resolution.SameRoutePayload? = nil
+                sameRoute: Swift.String? = nil
             ) {
                 self.location = location
                 self.path = path
@@ -2313,19 +2260,12 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/Readiness`.
         internal struct Readiness: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Readiness/status`.
-            internal enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case ready = "ready"
-                case starting = "starting"
-                case stopping = "stopping"
-                case unavailable = "unavailable"
-            }
-            /// - Remark: Generated from `#/components/schemas/Readiness/status`.
-            internal var status: Components.Schemas.Readiness.StatusPayload
+            internal var status: Swift.String
             /// Creates a new `Readiness`.
             ///
             /// - Parameters:
             ///   - status:
-            internal init(status: Components.Schemas.Readiness.StatusPayload) {
+            internal init(status: Swift.String) {
                 self.status = status
             }
             internal enum CodingKeys: String, CodingKey {
@@ -2846,13 +2786,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/OpenResult`.
         internal struct OpenResult: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/OpenResult/decision`.
-            internal enum DecisionPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case open = "open"
-                case expired = "expired"
-                case notFound = "not_found"
-            }
-            /// - Remark: Generated from `#/components/schemas/OpenResult/decision`.
-            internal var decision: Components.Schemas.OpenResult.DecisionPayload
+            internal var decision: Swift.String
             /// - Remark: Generated from `#/components/schemas/OpenResult/target`.
             internal var target: Swift.String?
             /// The §3 resolution, or null (also null without the read token when one is set)
@@ -2866,7 +2800,7 @@ extension Components {
             ///   - target:
             ///   - resolution: The §3 resolution, or null (also null without the read token when one is set)
             internal init(
-                decision: Components.Schemas.OpenResult.DecisionPayload,
+                decision: Swift.String,
                 target: Swift.String? = nil,
                 resolution: OpenAPIRuntime.OpenAPIValueContainer
             ) {
@@ -3149,17 +3083,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/ClickDecision`.
         internal struct ClickDecision: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ClickDecision/decision`.
-            internal enum DecisionPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case redirect = "redirect"
-                case preview = "preview"
-                case landing = "landing"
-                case intent = "intent"
-                case platformCheck = "platform_check"
-                case notFound = "not_found"
-                case expired = "expired"
-            }
-            /// - Remark: Generated from `#/components/schemas/ClickDecision/decision`.
-            internal var decision: Components.Schemas.ClickDecision.DecisionPayload
+            internal var decision: Swift.String
             /// The HTTP status the links listener answers the click with
             ///
             /// - Remark: Generated from `#/components/schemas/ClickDecision/status`.
@@ -3169,14 +3093,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/ClickDecision/target`.
             internal var target: Swift.String?
             /// - Remark: Generated from `#/components/schemas/ClickDecision/platform`.
-            internal enum PlatformPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case ios = "ios"
-                case android = "android"
-                case desktop = "desktop"
-                case ambiguous = "ambiguous"
-            }
-            /// - Remark: Generated from `#/components/schemas/ClickDecision/platform`.
-            internal var platform: Components.Schemas.ClickDecision.PlatformPayload
+            internal var platform: Swift.String
             /// - Remark: Generated from `#/components/schemas/ClickDecision/bot`.
             internal var bot: OpenAPIRuntime.OpenAPIValueContainer
             /// The §3 resolution at this moment, or null when the location does not resolve
@@ -3193,10 +3110,10 @@ extension Components {
             ///   - bot:
             ///   - resolution: The §3 resolution at this moment, or null when the location does not resolve
             internal init(
-                decision: Components.Schemas.ClickDecision.DecisionPayload,
+                decision: Swift.String,
                 status: Swift.Int,
                 target: Swift.String? = nil,
-                platform: Components.Schemas.ClickDecision.PlatformPayload,
+                platform: Swift.String,
                 bot: OpenAPIRuntime.OpenAPIValueContainer,
                 resolution: OpenAPIRuntime.OpenAPIValueContainer
             ) {

@@ -6994,12 +6994,12 @@ internal enum Operations {
                         /// - Remark: Generated from `#/paths/readyz/GET/responses/503/content/json/value2`.
                         internal struct Value2Payload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/paths/readyz/GET/responses/503/content/json/value2/status`.
-                            internal var status: OpenAPIRuntime.OpenAPIValueContainer?
+                            internal var status: Swift.String?
                             /// Creates a new `Value2Payload`.
                             ///
                             /// - Parameters:
                             ///   - status:
-                            internal init(status: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                            internal init(status: Swift.String? = nil) {
                                 self.status = status
                             }
                             internal enum CodingKeys: String, CodingKey {

@@ -2,8 +2,8 @@ import Foundation
 
 /// The answer to ``LinkClient/open(_:platform:)``: what the app should do with the link it was opened with.
 public struct LinkOpen: Sendable, Hashable, Decodable {
-    /// `open`, `expired` or `not_found`. The generated layer reads these three only: a value a later service adds
-    /// needs a client regenerated from its `openapi.json` (docs/client.md, "Known limits").
+    /// `open`, `expired` or `not_found` today. The list is open: a value a later service adds arrives as itself
+    /// (treat one you do not know like `not_found`: show ``LinkOpen/target`` or a message).
     public struct Decision: RawRepresentable, Sendable, Hashable, Decodable, CustomStringConvertible {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
