@@ -691,7 +691,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Route/caseInsensitive`.
             internal var caseInsensitive: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Route/redirect`.
-            internal var redirect: [Components.Schemas.RedirectRule]
+            internal var redirect: [OpenAPIRuntime.OpenAPIValueContainer]
             /// - Remark: Generated from `#/components/schemas/Route/link`.
             internal var link: OpenAPIRuntime.OpenAPIValueContainer
             /// Creates a new `Route`.
@@ -718,7 +718,7 @@ extension Components {
                 presentation: Swift.String? = nil,
                 sameRoute: Swift.String,
                 caseInsensitive: Swift.Bool,
-                redirect: [Components.Schemas.RedirectRule],
+                redirect: [OpenAPIRuntime.OpenAPIValueContainer],
                 link: OpenAPIRuntime.OpenAPIValueContainer
             ) {
                 self.name = name
@@ -745,66 +745,6 @@ extension Components {
                 case caseInsensitive
                 case redirect
                 case link
-            }
-            internal init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.name = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.pattern = try container.decode(
-                    Swift.String.self,
-                    forKey: .pattern
-                )
-                self.source = try container.decode(
-                    Swift.String.self,
-                    forKey: .source
-                )
-                self.parent = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .parent
-                )
-                self.path = try container.decode(
-                    Swift.String.self,
-                    forKey: .path
-                )
-                self.destination = try container.decode(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
-                    forKey: .destination
-                )
-                self.presentation = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .presentation
-                )
-                self.sameRoute = try container.decode(
-                    Swift.String.self,
-                    forKey: .sameRoute
-                )
-                self.caseInsensitive = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .caseInsensitive
-                )
-                self.redirect = try container.decode(
-                    [Components.Schemas.RedirectRule].self,
-                    forKey: .redirect
-                )
-                self.link = try container.decode(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
-                    forKey: .link
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "name",
-                    "pattern",
-                    "source",
-                    "parent",
-                    "path",
-                    "destination",
-                    "presentation",
-                    "sameRoute",
-                    "caseInsensitive",
-                    "redirect",
-                    "link"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/RouteList`.
