@@ -81,7 +81,7 @@ final class APIDispatcher: RequestHandler {
             logger.error(
                 "request failed",
                 metadata: ["request.id": "\(request.id)", "endpoint": "\(endpoint.template)", "error": "\(error)"])
-            return .now(ErrorEnvelope.response(for: ErrorEnvelope.internalError))
+            return .now(ErrorEnvelope.response(for: ErrorEnvelope.unexpected(error)))
         }
     }
 

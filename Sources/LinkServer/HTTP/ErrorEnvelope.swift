@@ -56,4 +56,11 @@ enum ErrorEnvelope {
 
     /// A generic 500 whose message leaks nothing; the caller logs the real error.
     static let internalError = LinkError(.internal, "Internal server error")
+
+    /// The answer to an error no endpoint expected (the caller logs it): 503 `unavailable` when the embedded store
+    /// cannot write for a reason of the machine (``SQLiteStore/machineFailure(_:)``: a full disk, a read-only or
+    /// failing file system), which no change to the request helps and which may pass; else the generic 500.
+    static func unexpected(_ error: any Error) -> LinkError {
+        SQLiteStore.machineFailure(error) ?? internalError
+    }
 }

@@ -23,6 +23,25 @@ final class SQLiteStore: Store {
         try SQLiteStore.migrator.migrate(database)
     }
 
+    /// 503 `unavailable` for a failure of the machine under the database rather than of a request: the disk is full
+    /// (`SQLITE_FULL`), the file system went read-only (`SQLITE_READONLY`: remounted after errors, or permissions
+    /// changed), or it failed a read or write (`SQLITE_IOERR`). Nothing was changed (the transaction rolled back),
+    /// reads go on from memory, and the same write succeeds once the operator has made room. `nil` for any other
+    /// error.
+    static func machineFailure(_ error: any Error) -> LinkError? {
+        guard let error = error as? DatabaseError else { return nil }
+        let reason: String
+        switch error.resultCode {
+        case .SQLITE_FULL: reason = "the disk is full"
+        case .SQLITE_READONLY: reason = "its file is read-only"
+        case .SQLITE_IOERR: reason = "the file system reported an I/O error"
+        default: return nil
+        }
+        return LinkError(
+            .unavailable, "The store cannot write: \(reason)",
+            details: ["store": "sqlite", "reason": .string(reason)])
+    }
+
     /// The schema, one migration per version; applied in order, each exactly once.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

@@ -1,0 +1,73 @@
+import GRDB
+import LinkCore
+import Testing
+
+@testable import LinkServer
+
+/// A write the embedded store cannot make for a reason of the machine (a full disk, a read-only or failing file
+/// system) is 503 `unavailable`, saying why, not a 500: nothing is wrong with the request, nothing was changed, and
+/// the same write succeeds once there is room. The disk is filled for real by SQLite's own size cap
+/// (`PRAGMA max_page_count`), which fails a write that needs another page with `SQLITE_FULL`, as a full disk does.
+@Suite struct StoreFailureTests {
+    private static let large = String(repeating: "x", count: 64 * 1024)
+
+    @Test func aWriteToAFullStoreIsUnavailableAndChangesNothing() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            #expect(try client.post("/v1/resources", ["path": "/kept", "value": 1]).status == 201)
+            let store = try #require(server.application.store as? SQLiteStore)
+            try Self.capStore(store)
+
+            let writes: [(String, JSONValue)] = [
+                ("/v1/resources", ["path": "/big", "value": .string(Self.large)]),
+                ("/v1/routes", ["path": "/big/:id", "name": "big", "destination": ["blob": .string(Self.large)]]),
+            ]
+            for (target, body) in writes {
+                let refused = try client.post(target, body)
+                #expect(refused.status == 503, "\(target)")
+                let error = refused.json?["error"]
+                #expect(error?["code"] == "unavailable")
+                #expect(error?["message"] == "The store cannot write: the disk is full")
+                #expect(error?["details"] == ["store": "sqlite", "reason": "the disk is full"])
+            }
+            // Nothing was changed: neither the resource nor the route is there, the earlier resource is.
+            #expect(try client.get("/v1/resources?loc=/big").status == 404)
+            #expect(try client.get("/v1/routes/big").status == 404)
+            #expect(try client.get("/v1/resources?loc=/kept").json?["value"] == 1)
+            #expect(try client.get("/readyz").status == 200)
+
+            try Self.capStore(store, pages: 1_073_741_823)
+            for (target, body) in writes { #expect(try client.post(target, body).status == 201, "\(target)") }
+            #expect(try client.get("/v1/routes/big").status == 200)
+        }
+    }
+
+    /// Which failures are the machine's: the primary codes, whatever the extended code says of them.
+    @Test func theMachinesFailuresAreTheFullDiskTheReadOnlyFileAndIOErrors() {
+        let machine: [ResultCode] = [
+            .SQLITE_FULL, .SQLITE_READONLY, .SQLITE_IOERR, .SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC,
+        ]
+        for code in machine {
+            let error = SQLiteStore.machineFailure(DatabaseError(resultCode: code))
+            #expect(error?.code == .unavailable, "\(code)")
+            #expect(ErrorEnvelope.unexpected(DatabaseError(resultCode: code)).code == .unavailable, "\(code)")
+        }
+        #expect(
+            SQLiteStore.machineFailure(DatabaseError(resultCode: .SQLITE_READONLY))?.details["reason"]
+                == "its file is read-only")
+        for code in [ResultCode.SQLITE_CONSTRAINT, .SQLITE_ERROR, .SQLITE_CORRUPT, .SQLITE_BUSY] {
+            #expect(SQLiteStore.machineFailure(DatabaseError(resultCode: code)) == nil, "\(code)")
+            #expect(ErrorEnvelope.unexpected(DatabaseError(resultCode: code)).code == .internal, "\(code)")
+        }
+        struct Other: Error {}
+        #expect(ErrorEnvelope.unexpected(Other()).code == .internal)
+    }
+
+    /// Caps the database at `pages` pages, by default the pages it has now: a write that needs one more fails.
+    private static func capStore(_ store: SQLiteStore, pages: Int? = nil) throws {
+        try store.database.writeWithoutTransaction { db in
+            let cap = try pages ?? Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(cap)")
+        }
+    }
+}
