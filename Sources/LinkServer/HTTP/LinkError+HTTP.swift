@@ -53,6 +53,9 @@ extension LinkError {
 
     /// 503: the shared store does not answer (API.md §12).
     static let storeUnreachable = LinkError(.unavailable, "The shared store cannot be reached")
+    /// 503: the shared store undid the write because of a concurrent one (a deadlock, a serialization failure).
+    static let rolledBack = LinkError(
+        .unavailable, "The shared store undid this write because of a concurrent one; nothing was changed: try again")
     /// A write planned again and again because other instances kept changing the same data first.
     static let keptChanging = LinkError(
         .unavailable, "Other instances kept changing the same data while this write was planned; try again")

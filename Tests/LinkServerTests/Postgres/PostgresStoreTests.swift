@@ -200,5 +200,40 @@ extension PostgresSuites {
                 #expect(loaded.resources.map(\.name) == ["flags"])
             }
         }
+
+        /// What the database answers becomes the contract's errors: a transaction the database undid because of a
+        /// concurrent one (class 40: a deadlock, a serialization failure) and a database out of resources (class 53:
+        /// a full disk) are 503 `unavailable`, which the client may retry, and the transaction is rolled back; a name
+        /// taken is `name_conflict`; anything else stays unexpected (a 500, logged). Each is raised for real by the
+        /// server, as a trigger or a failing statement would.
+        @Test(arguments: [
+            ("40P01", LinkError.rolledBack), ("40001", LinkError.rolledBack), ("53100", LinkError.storeUnreachable),
+            ("23505", LinkError(.nameConflict, "The name is already bound to a different pattern")),
+        ])
+        func theDatabasesRefusalsAreTheContractsErrors(state: String, expected: LinkError) async throws {
+            try await Self.onTwoStores { (a, _) throws in
+                #expect(throws: expected) {
+                    try a.transaction { connection, logger in
+                        try await connection.query(
+                            "INSERT INTO meta (key, value) VALUES ('undone', 'x')", logger: logger)
+                        try await connection.query(
+                            "DO $$ BEGIN RAISE EXCEPTION 'refused' USING ERRCODE = '\(unescaped: state)'; END $$",
+                            logger: logger)
+                    }
+                }
+                #expect(try a.meta("undone") == nil)
+            }
+        }
+
+        @Test func anUnexpectedRefusalStaysUnexpected() async throws {
+            try await Self.onTwoStores { (a, _) throws in
+                let error = #expect(throws: PostgresStoreError.self) {
+                    try a.run { connection, logger in
+                        try await connection.query("SELECT 'not a number'::integer", logger: logger)
+                    }
+                }
+                #expect(error?.description.contains("22P02") == true)
+            }
+        }
     }
 }

@@ -56,6 +56,9 @@ enum PostgresStoreError: Error, CustomStringConvertible {
             if ["08", "53", "57"].contains(String(state.prefix(2))) {
                 return LinkError.storeUnreachable
             }
+            // Transaction rollback (40: a deadlock, a serialization failure): the database chose this transaction
+            // to undo because of a concurrent one; the same write may succeed at once (PostgreSQL's manual, 13.6).
+            if state.hasPrefix("40") { return LinkError.rolledBack }
             return PostgresStoreError.unexpected(String(reflecting: error))
         case is PSQLError, is CancellationError:
             return LinkError.storeUnreachable
