@@ -111,6 +111,7 @@ if !clientOnly {
             name: "LinkServerTests",
             dependencies: [
                 "LinkServer", "LinkCore", "LinkTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         // Runs the client against the real server, in process.
         .testTarget(name: "LinkClientTests", dependencies: ["LinkClient", "LinkServer", "LinkTestSupport"]),

@@ -86,8 +86,18 @@ final class Application: Sendable {
                 queueLimit: config.eventsQueueLimit, maxSubscriptions: config.maxSubscriptions,
                 maxTypes: config.eventsMaxTypes, maxEventsPerSubscription: config.eventsMaxPerSubscription),
             lastSeq: lastSeq,
-            reserveSeqBlock: { [store] limit in
-                try store.reserveBlock(Application.seqReservationKey, after: limit, count: EventBus.seqBlock)
+            reserveSeqBlock: { [store, logger] limit in
+                do {
+                    return try store.reserveBlock(
+                        Application.seqReservationKey, after: limit, count: EventBus.seqBlock)
+                } catch let error as LinkError {
+                    throw error
+                } catch {
+                    // The emit's answer says only what §1 allows (the bus makes any other error a 500): the
+                    // store's own words go to the log.
+                    logger.error("reserving event sequence numbers failed", metadata: ["error": "\(error)"])
+                    throw SQLiteStore.machineFailure(error) ?? error
+                }
             })
         let hub: any EventHub
         let shared = try (store as? PostgresStore).map { try SharedEventHub(types: bus, store: $0, logger: logger) }

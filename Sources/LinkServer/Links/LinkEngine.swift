@@ -209,7 +209,7 @@ final class LinkEngine: Sendable {
     /// Logs a store write a click went without (``storeFailures``); not a shared store out of reach, which the store
     /// follower reports once (API.md §12).
     private func storeFailed(_ what: String, _ error: any Error) {
-        if (error as? LinkError)?.code == .unavailable { return }
+        if let error = error as? LinkError, error == .storeUnreachable { return }
         storeFailures.log(
             logger, .error, "\(what) failed; the click was answered without it", metadata: ["error": "\(error)"])
     }

@@ -23,23 +23,40 @@ final class SQLiteStore: Store {
         try SQLiteStore.migrator.migrate(database)
     }
 
-    /// 503 `unavailable` for a failure of the machine under the database rather than of a request: the disk is full
-    /// (`SQLITE_FULL`), the file system went read-only (`SQLITE_READONLY`: remounted after errors, or permissions
-    /// changed), or it failed a read or write (`SQLITE_IOERR`). Nothing was changed (the transaction rolled back),
-    /// reads go on from memory, and the same write succeeds once the operator has made room. `nil` for any other
-    /// error.
+    /// 503 `unavailable` for a failure of the machine under the database rather than of a request, by SQLite's
+    /// primary result code (`details.sqliteCode` has the extended one, which says more):
+    /// - `SQLITE_FULL`: the disk is full. The transaction rolled back, nothing was changed, and the same write
+    ///   succeeds once the operator has made room.
+    /// - `SQLITE_READONLY`: the database cannot be written (its file was moved or deleted while open:
+    ///   `SQLITE_READONLY_DBMOVED`, which only a restart mends; or a connection set read-only). Nothing was changed.
+    /// - `SQLITE_IOERR`: the file system failed a read or a write (a file system remounted read-only after errors
+    ///   fails this way). A write's outcome is then unknown, as for any lost answer: an `fsync` that failed after the
+    ///   log's frames were written leaves them to be recovered at the next start.
+    ///
+    /// `nil` for any other error (a 500, logged).
     static func machineFailure(_ error: any Error) -> LinkError? {
         guard let error = error as? DatabaseError else { return nil }
+        let message: String
         let reason: String
         switch error.resultCode {
-        case .SQLITE_FULL: reason = "the disk is full"
-        case .SQLITE_READONLY: reason = "its file is read-only"
-        case .SQLITE_IOERR: reason = "the file system reported an I/O error"
-        default: return nil
+        case .SQLITE_FULL:
+            reason = "the disk is full"
+            message = "The store cannot write: the disk is full"
+        case .SQLITE_READONLY:
+            reason = "the database is read-only"
+            message = "The store cannot write: the database is read-only"
+        case .SQLITE_IOERR:
+            reason = "the file system reported an I/O error"
+            message = "The store failed: the file system reported an I/O error"
+        default:
+            return nil
         }
         return LinkError(
-            .unavailable, "The store cannot write: \(reason)",
-            details: ["store": "sqlite", "reason": .string(reason)])
+            .unavailable, message,
+            details: [
+                "store": "sqlite", "reason": .string(reason),
+                "sqliteCode": .int(Int(error.extendedResultCode.rawValue)),
+            ])
     }
 
     /// The schema, one migration per version; applied in order, each exactly once.

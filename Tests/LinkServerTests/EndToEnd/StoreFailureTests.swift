@@ -28,7 +28,7 @@ import Testing
                 let error = refused.json?["error"]
                 #expect(error?["code"] == "unavailable")
                 #expect(error?["message"] == "The store cannot write: the disk is full")
-                #expect(error?["details"] == ["store": "sqlite", "reason": "the disk is full"])
+                #expect(error?["details"] == ["store": "sqlite", "reason": "the disk is full", "sqliteCode": 13])
             }
             // Nothing was changed: neither the resource nor the route is there, the earlier resource is.
             #expect(try client.get("/v1/resources?loc=/big").status == 404)
@@ -42,8 +42,34 @@ import Testing
         }
     }
 
+    /// An emit's `seq` block is reserved in the store (API.md §5: `seq` continues across restarts), on the first
+    /// emit after a start and every 1024th: a store that cannot write then fails the emit with 503, saying why, and
+    /// delivers nothing (it was a 500 whose cause went unlogged). The disk is full for real, as above: the page that
+    /// would take the reservation's row is filled first, so that the row needs a page the cap refuses.
+    @Test func anEmitWhoseSequenceCannotBeReservedIsUnavailableAndDeliversNothing() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let subscribed = try client.post("/v1/events/subscriptions", ["events": [["path": "/seek/:p"]]])
+            let id = try #require(subscribed.json?["id"]?.stringValue)
+            let store = try #require(server.application.store as? SQLiteStore)
+            try Self.fillThePageOf(key: Application.seqReservationKey, value: "1024", in: store)
+            try Self.capStore(store)
+
+            let refused = try client.post("/v1/events/emit", ["loc": "/seek/1"])
+            #expect(refused.status == 503)
+            #expect(refused.json?["error"]?["message"] == "The store cannot write: the disk is full")
+            #expect(refused.json?["error"]?["details"]?["sqliteCode"] == 13)
+            #expect(try client.get("/v1/events/subscriptions/\(id)?wait=0").json?["events"] == [])
+
+            try Self.capStore(store, pages: 1_073_741_823)
+            #expect(try client.post("/v1/events/emit", ["loc": "/seek/2"]).json?["delivered"] == 1)
+            let events = try client.get("/v1/events/subscriptions/\(id)?wait=0").json?["events"]
+            #expect(events?.arrayValue?.map { $0["location"] } == ["/seek/2"])
+        }
+    }
+
     /// Which failures are the machine's: the primary codes, whatever the extended code says of them.
-    @Test func theMachinesFailuresAreTheFullDiskTheReadOnlyFileAndIOErrors() {
+    @Test func theMachinesFailuresAreAFullDiskAReadOnlyDatabaseAndIOErrors() {
         let machine: [ResultCode] = [
             .SQLITE_FULL, .SQLITE_READONLY, .SQLITE_IOERR, .SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC,
         ]
@@ -52,15 +78,36 @@ import Testing
             #expect(error?.code == .unavailable, "\(code)")
             #expect(ErrorEnvelope.unexpected(DatabaseError(resultCode: code)).code == .unavailable, "\(code)")
         }
-        #expect(
-            SQLiteStore.machineFailure(DatabaseError(resultCode: .SQLITE_READONLY))?.details["reason"]
-                == "its file is read-only")
+        let moved = SQLiteStore.machineFailure(DatabaseError(resultCode: .SQLITE_READONLY_DBMOVED))
+        #expect(moved?.details == ["store": "sqlite", "reason": "the database is read-only", "sqliteCode": 1032])
+        let failed = SQLiteStore.machineFailure(DatabaseError(resultCode: .SQLITE_IOERR_FSYNC))
+        #expect(failed?.message == "The store failed: the file system reported an I/O error")
         for code in [ResultCode.SQLITE_CONSTRAINT, .SQLITE_ERROR, .SQLITE_CORRUPT, .SQLITE_BUSY] {
             #expect(SQLiteStore.machineFailure(DatabaseError(resultCode: code)) == nil, "\(code)")
             #expect(ErrorEnvelope.unexpected(DatabaseError(resultCode: code)).code == .internal, "\(code)")
         }
         struct Other: Error {}
         #expect(ErrorEnvelope.unexpected(Other()).code == .internal)
+    }
+
+    /// Adds rows to `meta` beside `key` until a row `key` = `value` (absent) no longer fits in the pages the database
+    /// has: tried in a savepoint rolled back each time, so the row itself is never written.
+    private static func fillThePageOf(key: String, value: String, in store: SQLiteStore) throws {
+        try store.database.writeWithoutTransaction { db in
+            for index in 0..<10_000 {
+                let before = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+                var grew = false
+                try db.inSavepoint {
+                    try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+                    grew = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 > before
+                    return .rollback
+                }
+                if grew { return }
+                try db.execute(
+                    sql: "INSERT INTO meta (key, value) VALUES (?, ?)", arguments: ["\(key)~\(index)", value])
+            }
+            throw HTTPClient.Failure(description: "meta's page never filled")
+        }
     }
 
     /// Caps the database at `pages` pages, by default the pages it has now: a write that needs one more fails.

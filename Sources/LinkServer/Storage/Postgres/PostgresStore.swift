@@ -161,7 +161,7 @@ final class PostgresStore: Store {
             }
         } catch {
             let translated = PostgresStoreError.translate(error)
-            if let unavailable = translated as? LinkError, unavailable.code == .unavailable {
+            if let unavailable = translated as? LinkError, unavailable == .storeUnreachable {
                 lastCause.withLock { $0 = PostgresStoreError.reason(error) }
             }
             throw translated

@@ -56,9 +56,10 @@ enum PostgresStoreError: Error, CustomStringConvertible {
             if ["08", "53", "57"].contains(String(state.prefix(2))) {
                 return LinkError.storeUnreachable
             }
-            // Transaction rollback (40: a deadlock, a serialization failure): the database chose this transaction
-            // to undo because of a concurrent one; the same write may succeed at once (PostgreSQL's manual, 13.6).
-            if state.hasPrefix("40") { return LinkError.rolledBack }
+            // A deadlock (40P01) or a serialization failure (40001): the database chose this transaction to undo
+            // because of a concurrent one; the same write may succeed at once (PostgreSQL's manual, 13.6). Not the
+            // rest of class 40: 40003 says the statement's outcome is unknown.
+            if state == "40P01" || state == "40001" { return LinkError.rolledBack }
             return PostgresStoreError.unexpected(String(reflecting: error))
         case is PSQLError, is CancellationError:
             return LinkError.storeUnreachable
