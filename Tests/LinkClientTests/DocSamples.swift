@@ -24,7 +24,7 @@ private enum UniversalLinkSample {
             let opened = try await client.open(url)
             guard opened.decision == .open, let resolution = opened.resolution else {
                 if let target = opened.target.flatMap(URL.init(string:)) { showWebPage(target) }
-                return  // expired, or no route: a web page or a message, never a crash
+                return  // expired, no route, or a decision added later: a web page or a message
             }
             let screen = try resolution.destination.decode(Screen.self)
             show(screen, presentation: resolution.presentation)
