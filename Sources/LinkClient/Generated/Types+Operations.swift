@@ -483,7 +483,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/routes/post(registerRoute)/responses/503`.
             ///
@@ -834,7 +834,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/routes/put(replaceRoutes)/responses/503`.
             ///
@@ -1109,7 +1109,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/routes/delete(deleteRouteByPattern)/responses/503`.
             ///
@@ -1625,7 +1625,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/routes/{name}/delete(deleteRoute)/responses/503`.
             ///
@@ -3830,7 +3830,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/resources/post(createResource)/responses/503`.
             ///
@@ -4211,7 +4211,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/resources/patch(updateResource)/responses/503`.
             ///
@@ -4504,7 +4504,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/resources/delete(deleteResource)/responses/503`.
             ///
@@ -4901,7 +4901,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/subscriptions/post(createSubscription)/responses/503`.
             ///
@@ -5196,7 +5196,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/subscriptions/{id}/get(pollSubscription)/responses/503`.
             ///
@@ -5448,7 +5448,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/subscriptions/{id}/delete(deleteSubscription)/responses/503`.
             ///
@@ -5776,7 +5776,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/emit/post(emitEvent)/responses/503`.
             ///
@@ -6334,7 +6334,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/post(registerEventType)/responses/503`.
             ///
@@ -6607,7 +6607,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/delete(deleteEventTypeByPattern)/responses/503`.
             ///
@@ -7645,7 +7645,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/{name}/delete(deleteEventType)/responses/503`.
             ///
@@ -7989,7 +7989,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/slots/{slot}/present/post(presentInSlot)/responses/503`.
             ///
@@ -8489,7 +8489,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/slots/{slot}/present/{id}/delete(dismissFromSlot)/responses/503`.
             ///
@@ -8767,7 +8767,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/stats/clicks/get(getClickStats)/responses/503`.
             ///
@@ -9468,7 +9468,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/links/opens/post(recordAppOpen)/responses/503`.
             ///
@@ -9796,7 +9796,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/deferred/claim/post(claimDeferredLink)/responses/503`.
             ///
@@ -10072,7 +10072,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed; reads keep working from the last state. Codes: `unavailable`.
+            /// The store cannot write for now: the shared store cannot be reached, or the embedded one's disk is full or its file system read-only or failing (then `details.reason` says which). Nothing was changed, except that after an I/O error a write's outcome is unknown; reads keep working from the last state. Codes: `unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/links/decision/get(getLinkDecision)/responses/503`.
             ///
