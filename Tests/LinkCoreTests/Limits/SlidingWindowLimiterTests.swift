@@ -22,6 +22,22 @@ import Testing
         #expect(limiter.admit("a", now: 60_000) == .admitted)
     }
 
+    /// A limit raised far (a proxy's whole site behind one address, a soak) keeps the sliding window exact: the
+    /// times leave from the front as the window slides, however many there are.
+    @Test func aLargeLimitSlidesExactly() {
+        var limiter = SlidingWindowLimiter(limit: 100_000)
+        for t in 0..<100_000 { #expect(limiter.admit("a", now: Int64(t) / 2) == .admitted) }
+        // 100,000 admitted over the first 50 s: full until the first of them leaves, at 60 s.
+        #expect(limiter.admit("a", now: 59_999) == .limited(retryAfter: 1))
+        #expect(limiter.admit("a", now: 60_000) == .admitted)
+        #expect(limiter.admit("a", now: 60_000) == .admitted)
+        #expect(limiter.admit("a", now: 60_000) == .limited(retryAfter: 1))
+        // At 110 s the first 100,000 have left the window and the two of 60 s are in it: room for 99,998, then full
+        // until those two leave, 10 s later.
+        for _ in 0..<99_998 { #expect(limiter.admit("a", now: 110_000) == .admitted) }
+        #expect(limiter.admit("a", now: 110_000) == .limited(retryAfter: 10))
+    }
+
     @Test func idleClientsAreForgotten() {
         var limiter = SlidingWindowLimiter(limit: 2)
         for client in 0..<1000 { _ = limiter.admit("c\(client)", now: Int64(client)) }
