@@ -45,6 +45,10 @@ final class CannedServer: Sendable {
         Thread.detachNewThread {
             while true {
                 let connection = accept(descriptor, nil, nil)
+                // A signal to this thread (SIGCHLD, when another test's child process ends) interrupts `accept`:
+                // ended there, the server stopped taking connections while its test went on (seen in full runs: a
+                // test that waited a minute for a request that was never accepted).
+                if connection < 0 && (errno == EINTR || errno == ECONNABORTED) { continue }
                 if connection < 0 {
                     // Closed here, by the thread that accepts, not by `deinit`: closed there while this thread was
                     // between two `accept`s, its number went to the next test's server, whose connections this
@@ -86,6 +90,7 @@ final class CannedServer: Sendable {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = recv(connection, &chunk, chunk.count, 0)
+            if count < 0 && errno == EINTR { continue }
             if count <= 0 { return }
             bytes += chunk[..<count]
             while let end = headEnd(bytes) {
