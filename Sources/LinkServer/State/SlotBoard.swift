@@ -19,7 +19,8 @@ final class SlotBoard: Sendable {
     private typealias Slots = [String: Presentation]
 
     private let state: LiveState<Slots>
-    /// When shown presentations end, possibly stale (a slot changed since): checked against the state when due.
+    /// When shown presentations end, possibly stale (a slot changed since): checked against the state when due, and
+    /// dropped together once they outnumber the slots (see ``queue(_:)``).
     private let expiries: Mutex<Heap<Expiry>>
     private let store: any Store
     private let hub: any EventHub
@@ -72,9 +73,7 @@ final class SlotBoard: Sendable {
         guard try state.refresh() else { return }
         let slots = state.value
         // Added, never replaced: an expiry a concurrent write just queued must not be lost (stale ones are skipped).
-        expiries.withLock { heap in
-            for (slot, presentation) in slots { heap.insert(Expiry(at: presentation.expires, slot: slot)) }
-        }
+        queue(slots.map { Expiry(at: $0.value.expires, slot: $0.key) })
         if let next = slots.values.map(\.expires).min() {
             timer.withLock { $0 }?.schedule(ContinuousClock.now + .milliseconds(max(0, next - clock())))
         }
@@ -98,19 +97,43 @@ final class SlotBoard: Sendable {
     @discardableResult
     func expireDue() -> ContinuousClock.Instant? {
         let now = clock()
-        while let due = expiries.withLock({ $0.min }), due.at <= now {
-            _ = expiries.withLock { $0.popMin() }
+        // Looked at and taken in one step: a rebuilt queue (``queue(_:)``) may have another entry first.
+        while let due = expiries.withLock({ heap -> Expiry? in
+            guard let first = heap.min, first.at <= now else { return nil }
+            return heap.popMin()
+        }) {
             do {
                 _ = try change(due.slot) { _, _ in nil }
             } catch {
                 // The store refused the change: try again on the next tick rather than lose the expiry.
-                expiries.withLock { $0.insert(due) }
+                queue([due])
                 return ContinuousClock.now + .seconds(1)
             }
         }
         guard let next = expiries.withLock({ $0.min }) else { return nil }
         return ContinuousClock.now + .milliseconds(max(0, next.at - now))
     }
+
+    /// Entries in the expiry queue (stale ones included); for tests.
+    var queuedExpiries: Int { expiries.withLock { $0.count } }
+
+    /// Queues expiries. An entry goes stale when its slot changes (a dismiss, a replacement, an update) and would
+    /// otherwise stay until it came due, up to a day later (the longest `ttl`): a busy slot would cost memory per
+    /// present. So once the queue holds more than twice the slots (and more than a few), it is rebuilt from the
+    /// published slots. That loses nothing: every entry is queued after its presentation is published (or, on a
+    /// refused expiry, while it still is), so the published slots hold every presentation still to end.
+    private func queue(_ added: [Expiry]) {
+        expiries.withLock { heap in
+            for expiry in added { heap.insert(expiry) }
+            guard heap.count > SlotBoard.compactionFloor else { return }
+            let slots = state.value
+            guard heap.count > 2 * slots.count else { return }
+            heap = Heap(slots.map { Expiry(at: $0.value.expires, slot: $0.key) })
+        }
+    }
+
+    /// The queue's size under which stale entries are left to come due.
+    static let compactionFloor = 64
 
     /// Changes `slot`: ends what it shows if that is over, then applies `decide` (nil: nothing more) to what is
     /// left, as one commit from what the store holds to the result. Answers `decide`'s change, or the expiry.
@@ -155,7 +178,7 @@ final class SlotBoard: Sendable {
                 if let expired { announce(expired, in: slot, emit: emits, time: time) }
                 if let decided { announce(decided, in: slot, emit: emits, time: time) }
                 if let after, decided?.reason != nil {
-                    expiries.withLock { $0.insert(Expiry(at: after.expires, slot: slot)) }
+                    queue([Expiry(at: after.expires, slot: slot)])
                     timer.withLock { $0 }?.schedule(ContinuousClock.now + .milliseconds(max(0, after.expires - now)))
                 }
             }
