@@ -107,7 +107,8 @@ final class Application: Sendable {
         let auth = TokenCheck(adminToken: config.adminToken, readToken: config.readToken)
         events = EventEndpoints(
             types: LiveEventTypes(hub: hub, store: store, shared: shared != nil), timer: pollTimer,
-            locations: LocationParser(hosts: config.linkHosts.map(HostAllowList.init)), auth: auth)
+            locations: LocationParser(hosts: config.linkHosts.map(HostAllowList.init)), auth: auth,
+            logger: logger)
         endpoints += events.endpoints
         shared?.refreshTypes { [events] in try events.types.refresh() }
         resources = try LiveResources(store: store, hosts: config.linkHosts.map(HostAllowList.init))

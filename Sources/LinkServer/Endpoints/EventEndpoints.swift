@@ -1,4 +1,5 @@
 import LinkCore
+import Logging
 import Synchronization
 
 /// `/v1/events…` (API.md §5): subscriptions, long-polls on suspended connections, emits, event types.
@@ -13,14 +14,17 @@ final class EventEndpoints: Sendable {
     private let timer: DeadlineTimer
     private let locations: LocationParser
     private let auth: TokenCheck
+    /// For a waiting poll's unexpected error, which no dispatcher sees (it is answered later).
+    private let logger: Logger
     /// Set at shutdown: polls answer at once instead of suspending.
     private let closing = Atomic<Bool>(false)
 
-    init(types: LiveEventTypes, timer: DeadlineTimer, locations: LocationParser, auth: TokenCheck) {
+    init(types: LiveEventTypes, timer: DeadlineTimer, locations: LocationParser, auth: TokenCheck, logger: Logger) {
         self.types = types
         self.timer = timer
         self.locations = locations
         self.auth = auth
+        self.logger = logger
     }
 
     var endpoints: [Endpoint] {
@@ -127,7 +131,7 @@ final class EventEndpoints: Sendable {
             }
         }
         // Otherwise suspend the connection; an emit, the deadline, a newer poll or a cancel answers it.
-        return .later { [hub, timer, after, wait] pending in
+        return .later { [hub, timer, logger, after, wait, requestID = request.id] pending in
             do {
                 let deadline = ContinuousClock.now + .seconds(wait)
                 // The suspended request waits itself; its answer is written on its own connection thread, not
@@ -140,7 +144,13 @@ final class EventEndpoints: Sendable {
             } catch let error as LinkError {
                 pending.complete(ErrorEnvelope.response(for: error))
             } catch {
-                pending.complete(ErrorEnvelope.response(for: ErrorEnvelope.internalError))
+                // As ``APIDispatcher`` does for an answer given at once.
+                logger.error(
+                    "request failed",
+                    metadata: [
+                        "request.id": "\(requestID)", "endpoint": "/v1/events/subscriptions/{id}", "error": "\(error)",
+                    ])
+                pending.complete(ErrorEnvelope.response(for: ErrorEnvelope.unexpected(error)))
             }
         }
     }
