@@ -10,7 +10,7 @@ extension Location {
     ///   UTF-8 (`%2F` stays inside its segment). `.` and `..` are ordinary segments.
     ///
     /// Empty text, raw control characters anywhere, a malformed escape, escapes that do not decode to UTF-8,
-    /// decoded control characters in the path and an `http(s)` authority that is not `host[:port]` are
+    /// decoded control characters in the path and an `http(s)` authority that is not `[userinfo@]host[:port]` are
     /// `invalid_url` (details `location`, `reason`).
     public init(_ text: String) throws(LinkError) {
         try self.init(text, fragmentAsPath: false)
@@ -123,11 +123,19 @@ extension Location {
     }
 
     /// The host of an authority: user info (up to the last `@`) and port removed, lower-cased; `nil` when the
-    /// authority is not `host[:port]` (RFC 3986 §3.2): an IP literal without its `]`, a bracket or a byte a host
-    /// may not have, a port that is not digits or past 65535.
+    /// authority is not `[userinfo@]host[:port]` (RFC 3986 §3.2): user info with a byte it may not have, an IP
+    /// literal without its `]`, a bracket or a byte a host may not have, a port that is not digits or past 65535.
+    ///
+    /// User info is checked because browsers read such an authority differently: in
+    /// `https://evil.example\@links.example.com/`, a WHATWG parser (every browser, and an app's web view) takes `\`
+    /// for `/` and goes to `evil.example`, where the `@` would make the host `links.example.com` here, past
+    /// `links.hosts`.
     private static func hostName(_ authority: UnsafeBufferPointer<UInt8>) -> String? {
         var start = 0
-        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { start = at + 1 }
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
+            guard authority[..<at].allSatisfy({ Location.userInfoBytes.contains($0) }) else { return nil }
+            start = at + 1
+        }
         var end = authority.count
         let literal = start < end && authority[start] == UInt8(ascii: "[")
         let closingBracket = authority[start...].lastIndex(of: UInt8(ascii: "]"))
@@ -153,6 +161,9 @@ extension Location {
 
     /// A host's bytes (RFC 3986 §3.2.2 reg-name: unreserved, sub-delims, `%`), non-ASCII too (an IRI's host).
     private static let regNameBytes = HostBytes("-._~!$&'()*+,;=%", nonASCII: true)
+    /// User info's bytes (RFC 3986 §3.2.1: unreserved, sub-delims, `%`, `:`; and `@`, which every parser reads as
+    /// user info before the last one), non-ASCII too (an IRI's).
+    private static let userInfoBytes = HostBytes("-._~!$&'()*+,;=%:@", nonASCII: true)
     /// An IP literal's bytes between its brackets (an IPv6 address, a zone id, `v1.…`).
     private static let ipLiteralBytes = HostBytes(":.%-_~!$&'()*+,;=", nonASCII: false)
 

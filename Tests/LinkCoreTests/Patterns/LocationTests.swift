@@ -111,6 +111,12 @@ import Testing
         ("https://a:65536/", "malformed host or port"),
         ("http://a[b]/x", "malformed host or port"),
         ("http://[::1]x/users/1", "malformed host or port"),
+        // User info a browser reads as part of the path or as nothing: it goes to another host than the one after `@`.
+        ("https://evil.com\\@links.example.com/users/1", "malformed host or port"),
+        ("https://ev il.com@links.example.com/users/1", "malformed host or port"),
+        ("https://a[b@links.example.com/users/1", "malformed host or port"),
+        ("https://a^b@links.example.com/", "malformed host or port"),
+        ("https://a\"b@links.example.com/", "malformed host or port"),
     ])
     func rejectsInvalidLocations(text: String, reason: String) {
         let error = #expect(throws: LinkError.self) { try Location(text) }
@@ -184,6 +190,8 @@ import Testing
     @Test(arguments: [
         ("http://a:65535/x", "a"), ("http://[::1]:8081/x", "[::1]"),
         ("http://user:pa%40ss@Host.Example/x", "host.example"),
+        ("https://a@b:c;d=e~f!g$h&i'j(k)l*m+n,o.p_q-r@links.example.com/x", "links.example.com"),
+        ("https://us\u{E9}r@links.example.com/x", "links.example.com"),
         ("http://a:/x", "a"), ("https://b\u{FC}cher.example/x", "b\u{FC}cher.example"),
         ("http://[fe80::1%25eth0]/x", "[fe80::1%25eth0]"),
         ("https://127.0.0.1:443/x", "127.0.0.1"),
