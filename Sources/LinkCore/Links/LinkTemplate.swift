@@ -93,11 +93,46 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
         var hostText = authority
         if let at = hostText.lastIndex(of: "@") { hostText = hostText[hostText.index(after: at)...] }
         if let colon = hostText.lastIndex(of: ":"), !hostText.hasSuffix("]") { hostText = hostText[..<colon] }
+        let parsed = try LinkTemplate.parse(rest, start: .path, fail: fail)
+        if refusingControls {
+            // What is written around the placeholders goes into a `Location` header as it is: a raw space, a
+            // non-ASCII character or a malformed escape there makes a header browsers read each their own way.
+            if let reason = LinkTemplate.misfit(authority, inHost: true) { throw fail(reason) }
+            for case .text(let literal) in parsed {
+                if let reason = LinkTemplate.misfit(Substring(literal), inHost: false) { throw fail(reason) }
+            }
+        }
         storage = Storage(
-            description: text,
-            parts: [.text(String(text[..<authorityEnd]))] + (try LinkTemplate.parse(rest, start: .path, fail: fail)),
-            scheme: scheme.lowercased(), host: hostText.lowercased())
+            description: text, parts: [.text(String(text[..<authorityEnd]))] + parsed, scheme: scheme.lowercased(),
+            host: hostText.lowercased())
     }
+
+    /// Why `literal` cannot stand in a URL as it is (RFC 3986 §2: only unreserved and reserved characters, and `%`
+    /// with two hex digits), or `nil`.
+    static func misfit(_ literal: Substring, inHost: Bool) -> String? {
+        var rest = literal
+        while let character = rest.first {
+            rest = rest.dropFirst()
+            if character == "%" {
+                let escape = rest.prefix(2)
+                guard escape.count == 2, escape.allSatisfy(\.isHexDigit) else {
+                    return "a malformed percent-escape: '%\(escape)'"
+                }
+            } else if let byte = character.asciiValue, LinkTemplate.uriBytes.contains(byte) {
+                continue
+            } else if inHost && character.asciiValue == nil {
+                return "a host is written in ASCII: '\(character)' (an internationalised name in its xn-- form)"
+            } else {
+                return
+                    "'\(character)' must be percent-encoded: \(PercentCoding.encode(String(character), allowing: .unreserved))"
+            }
+        }
+        return nil
+    }
+
+    /// The bytes a URL holds as they are: unreserved, reserved (RFC 3986 §2.2, 2.3), and `%` for escapes.
+    private static let uriBytes = ByteSet(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
 
     /// Parses a text template (a preview title or description).
     public init(text: String, field: String) throws(LinkError) {

@@ -33,6 +33,12 @@ import Testing
         ("https://x.com/w?q={query}", "/users/1/files/a?x=1&y=2", "https://x.com/w?q=x%3D1%26y%3D2"),
         ("https://x.com/w#{id}", "/users/%C3%A9/files/a", "https://x.com/w#%C3%A9"),
         ("myapp://users/{id}", "/users/7/files/a", "myapp://users/7"),
+        // Every character a URL may hold as it is, and escapes of either case, are kept as written.
+        (
+            "https://u:p@x.com:8443/a-._~!$&'()*+,;=:@%2f%C3%A9/{id}?q=/?[]#f/?", "/users/1/files/a",
+            "https://u:p@x.com:8443/a-._~!$&'()*+,;=:@%2f%C3%A9/1?q=/?[]#f/?"
+        ),
+        ("https://xn--bcher-kva.example/{id}", "/users/1/files/a", "https://xn--bcher-kva.example/1"),
     ])
     func fillsEachPlaceholderForWhereItStands(template: String, location: String, expected: String) throws {
         #expect(try Self.render(template, location) == expected)
@@ -49,6 +55,22 @@ import Testing
         ("https://example.com/{id}\r\nRefresh: 0; url=https://evil.example/", "a URL may not hold a control character"),
         ("https://example.com/a\u{0}b", "a URL may not hold a control character"),
         ("https://example.com/a\u{7F}", "a URL may not hold a control character"),
+        // What stands around the placeholders goes into `Location` as it is: it must already be a URL's text.
+        ("https://example.com/%zz/{id}", "a malformed percent-escape: '%zz'"),
+        ("https://example.com/a%2/{id}", "a malformed percent-escape: '%2/'"),
+        ("https://example.com/a%", "a malformed percent-escape: '%'"),
+        ("https://example.com/a b/{id}", "' ' must be percent-encoded: %20"),
+        ("https://example.com/\u{E9}/{id}", "'\u{E9}' must be percent-encoded: %C3%A9"),
+        ("https://example.com/?q=a|b", "'|' must be percent-encoded: %7C"),
+        ("https://example.com/#a\"b", "'\"' must be percent-encoded: %22"),
+        ("https://example.com/a<b>", "'<' must be percent-encoded: %3C"),
+        ("https://example.com/a\\b", "'\\' must be percent-encoded: %5C"),
+        ("https://example.com/{id}^`", "'^' must be percent-encoded: %5E"),
+        (
+            "https://b\u{FC}cher.example/{id}",
+            "a host is written in ASCII: '\u{FC}' (an internationalised name in its xn-- form)"
+        ),
+        ("https://exa%zzmple.com/", "a malformed percent-escape: '%zz'"),
     ])
     func refusesTemplatesThatLetAParameterChooseTheHost(template: String, reason: String) {
         #expect {

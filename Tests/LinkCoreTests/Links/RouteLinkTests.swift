@@ -50,6 +50,11 @@ import Testing
         (#"{"validUntil": "tomorrow"}"#, "link.validUntil"),
         (#"{"maxClicks": 0}"#, "link.maxClicks"),
         (#"{"unknown": 1}"#, "link.unknown"),
+        // Literal text that is not a URL's: it went into `Location` as written.
+        (#"{"desktop": "https://d.example.com/a b/{id}"}"#, "link.desktop"),
+        (#"{"fallback": "https://d.example.com/%zz"}"#, "link.fallback"),
+        (#"{"expiredURL": "https://d.example.com/\u00e9"}"#, "link.expiredURL"),
+        (#"{"preview": {"image": "https://d.example.com/a|b.png"}}"#, "link.preview.image"),
     ])
     func refusesBadLinksNamingTheField(link: String, field: String) {
         #expect {
@@ -99,6 +104,23 @@ import Testing
         let reserved = try RouteDefinition(json: try JSONParser.parse(Array(#"{"path": "/robots.txt"}"#.utf8)))
         #expect { try RouteTable().replacingRoutes(from: .api, with: [reserved], stored: true) } throws: {
             ($0 as? LinkError)?.code == .invalidPattern
+        }
+    }
+
+    /// A target an earlier version stored with text that is not a URL's loads (the service must start), and is
+    /// filled as written; registered now, it is refused.
+    @Test func storedTargetsWithRawTextAreReadBack() throws {
+        let definition = try RouteDefinition(
+            json: try JSONParser.parse(
+                Array(#"{"path": "/users/:id", "link": {"desktop": "https://d.example.com/a b/{id}"}}"#.utf8)))
+        let table = try RouteTable().replacingRoutes(from: .api, with: [definition], stored: true).table
+        let desktop = try #require(table.routes.first?.link?.desktop)
+        let location = try Location("/users/7")
+        #expect(
+            desktop.render(params: try Pattern("/users/:id").parameters(in: location.segments), location: location)
+                == "https://d.example.com/a b/7")
+        #expect { try RouteTable().replacingRoutes(from: .api, with: [definition]) } throws: {
+            ($0 as? LinkError)?.details["reason"] == "' ' must be percent-encoded: %20"
         }
     }
 
