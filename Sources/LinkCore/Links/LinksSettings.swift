@@ -120,7 +120,13 @@ extension LinksSettings {
         var app = IOSApp(appIDs: try appIDs.map { (id) throws(LinkError) in try AppleAppID(id, field: field) })
         app.scheme = try scheme.map { (text) throws(LinkError) in try appScheme(text, field: "links.apps.ios.scheme") }
         app.storeURL = try storeURL.map { (url) throws(LinkError) in
-            try plainURL(url, field: "links.apps.ios.storeURL")
+            let field = "links.apps.ios.storeURL"
+            let plain = try plainURL(url, field: field)
+            // The store URL is the iOS target of every link without its own (§7 step 6): the same rule.
+            if RouteLink.lacksProviderToken(try urlTemplate(plain, field: field)) {
+                throw LinkError.invalidSetting(field, value: url, reason: RouteLink.providerTokenReason)
+            }
+            return plain
         }
         app.landingPage = landingPage ?? false
         app.webcredentials = webcredentials ?? false

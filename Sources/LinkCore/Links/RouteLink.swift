@@ -57,13 +57,8 @@ public final class RouteLink: Sendable {
         validFrom = definition.validFrom.flatMap(UTCCalendar.milliseconds(parsing:))
         validUntil = definition.validUntil.flatMap(UTCCalendar.milliseconds(parsing:))
         maxClicks = definition.maxClicks
-        if let ios, ios.host == "apps.apple.com" {
-            let names = RouteLink.queryNames(ios.description, asWritten: stored)
-            if names.contains("ct") && !names.contains("pt") {
-                throw LinkTemplate.invalid(
-                    ios.description, field: field + ".ios",
-                    reason: "an App Store campaign token 'ct' needs the provider token 'pt'")
-            }
+        if let ios, RouteLink.lacksProviderToken(ios, asWritten: stored) {
+            throw LinkTemplate.invalid(ios.description, field: field + ".ios", reason: RouteLink.providerTokenReason)
         }
         if !stored, let validFrom, let validUntil, validFrom > validUntil {
             // A link that can never be valid is a mistake, said at once rather than found on the first click.
@@ -96,6 +91,17 @@ public final class RouteLink: Sendable {
     /// The names of the query items of a URL (or template) text: percent-decoded (`c%74` is `ct`) and only those
     /// with a value (`pt=` names nothing), or, `asWritten`, every name as written (the check an earlier version
     /// made, with which stored routes are read back).
+    /// Whether `target` is an App Store URL with a campaign token `ct` but no provider token `pt` (API.md §7: App
+    /// Store Connect drops a campaign without its provider). `asWritten`: names compared as written, as an
+    /// earlier version did (for what it stored).
+    static func lacksProviderToken(_ target: LinkTemplate, asWritten: Bool = false) -> Bool {
+        guard target.host == "apps.apple.com" else { return false }
+        let names = queryNames(target.description, asWritten: asWritten)
+        return names.contains("ct") && !names.contains("pt")
+    }
+
+    static let providerTokenReason = "an App Store campaign token 'ct' needs the provider token 'pt'"
+
     static func queryNames(_ text: String, asWritten: Bool = false) -> Set<String> {
         guard let mark = text.firstIndex(of: "?") else { return [] }
         let query = text[text.index(after: mark)...].prefix { $0 != "#" }

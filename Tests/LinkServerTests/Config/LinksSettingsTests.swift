@@ -77,6 +77,14 @@ import Testing
             "links.apps.android.sha256CertFingerprints"
         ),
         (#"{"links": {"apps": {"windows": {}}}}"#, "links.apps.windows"),
+        // The store URL is every link's iOS target when it has none: §7's ct-needs-pt rule holds for it too.
+        (
+            #"{"links": {"apps": {"ios": {"appIDs": ["ABCDE12345.com.x"], "storeURL": "https://apps.apple.com/app/id1?ct=abc"}}}}"#,
+            "links.apps.ios.storeURL"
+        ),
+        (#"{"links": {"webURL": "https://www.example.com/a b{location}"}}"#, "links.webURL"),
+        (#"{"links": {"webURL": "https://www.example.com/%zz{location}"}}"#, "links.webURL"),
+        (#"{"links": {"notFoundURL": "https://www.example.com/\u00e9"}}"#, "links.notFoundURL"),
         (#"{"links": {"notFoundURL": "/404"}}"#, "links.notFoundURL"),
         (#"{"links": {"trustedProxies": ["10.0.0.1/8"]}}"#, "links.trustedProxies"),
         (#"{"links": {"trustedProxies": ["proxy.internal"]}}"#, "links.trustedProxies"),
