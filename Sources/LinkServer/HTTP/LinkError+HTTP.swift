@@ -46,6 +46,9 @@ extension LinkError {
         .invalidRequest, "The request target must be a path starting with '/', an http(s) URL, or * for OPTIONS",
         details: ["reason": "request target"])
 
+    static let spaceInTarget = LinkError(
+        .invalidRequest, "The request target contains a space; write it %20", details: ["reason": "space in target"])
+
     static let nulInTarget = LinkError(
         .invalidRequest, "The request target contains a NUL byte", details: ["reason": "nul in target"])
 

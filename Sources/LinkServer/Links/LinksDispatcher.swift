@@ -241,8 +241,9 @@ final class LinksDispatcher: RequestHandler {
                 host = bytes[lower..<colon]
                 port = trimmed[(colon + 1)...]
             }
-            // RFC 9110 §4.2.3: a port is digits. `links.example.com:abc` names no host this service knows.
-            guard port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return "" }
+            // RFC 9110 §4.2.3: a port is digits, and TCP's go to 65535. `links.example.com:abc` names no host
+            // this service knows.
+            guard LinksDispatcher.isPort(port) else { return "" }
             return String(decoding: UnsafeBufferPointer(rebasing: host), as: UTF8.self).lowercased()
         }
         return host ?? characterWiseHostName(header)
@@ -253,15 +254,23 @@ final class LinksDispatcher: RequestHandler {
         if host.hasPrefix("[") {
             if let close = host.firstIndex(of: "]") {
                 let rest = host[host.index(after: close)...]
-                guard rest.isEmpty || (rest.first == ":" && rest.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }))
+                guard rest.isEmpty || (rest.first == ":" && LinksDispatcher.isPort(rest.dropFirst().utf8))
                 else { return "" }
                 host = String(host[host.index(after: host.startIndex)..<close])
             }
         } else if let colon = host.lastIndex(of: ":") {
-            guard host[host.index(after: colon)...].allSatisfy({ $0.isASCII && $0.isNumber }) else { return "" }
+            guard LinksDispatcher.isPort(host[host.index(after: colon)...].utf8) else { return "" }
             host = String(host[..<colon])
         }
         return host
+    }
+
+    /// Whether `bytes` are a port: empty (RFC 3986 allows `host:`), or digits up to 65535.
+    static func isPort(_ bytes: some Collection<UInt8>) -> Bool {
+        guard bytes.count <= 5, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return false
+        }
+        return bytes.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } <= 65535
     }
 
     /// Every click answer's headers: never cached, never indexed (API.md §7).

@@ -396,6 +396,26 @@ import Testing
         }
     }
 
+    /// A raw space in the target (RFC 9112 §3: the request line is method, target and version, one space apart) is
+    /// refused: libmicrohttpd 0.9.75 takes the last space for the one before the version and passed `/users/a b` on,
+    /// served as that location on both listeners. The escaped space is served.
+    @Test func aRawSpaceInTheTargetIsRefused() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            #expect(try client.post("/v1/routes", ["path": "/users/:id", "name": "user"]).status == 201)
+            let raw = server.client()
+            try raw.sendRaw(Array("GET /v1/resolve?url=/users/a b HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            let reply = try raw.readResponse()
+            #expect(reply.status == 400)
+            #expect(reply.errorCode == "invalid_request")
+            #expect(reply.json?["error"]?["details"]?["reason"] == "space in target")
+            #expect(try client.get("/v1/resolve?url=/users/a%20b").json?["params"]?["id"] == "a b")
+            let links = server.linksClient()
+            try links.sendRaw(Array("GET /users/a b HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            #expect(try links.readResponse().status == 400)
+        }
+    }
+
     /// Raw bytes that are not UTF-8 in the target are refused as a malformed escape is (API.md §1 `invalid_url`), not
     /// repaired: `\xFF` and `\xFE` were both served as U+FFFD, one location. Raw UTF-8 is served (§2).
     @Test func aRawTargetThatIsNotUTF8IsInvalidURL() throws {

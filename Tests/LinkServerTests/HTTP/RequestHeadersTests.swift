@@ -87,6 +87,14 @@ import Testing
         ("[::1]:80x", ""),
         ("exämple.com:80", "exämple.com"),
         ("exämple.com:8x", ""),
+        // Past TCP's ports, or a port of more than five digits however small.
+        ("links.example.com:65535", "links.example.com"),
+        ("links.example.com:99999", ""),
+        ("links.example.com:65536", ""),
+        ("links.example.com:000080", ""),
+        ("[::1]:70000", ""),
+        ("exämple.com:70000", ""),
+        ("[::1]:70000ä", ""),
         ("ex:\u{301}", "ex:\u{301}"),
     ]
 
