@@ -176,7 +176,10 @@ final class LinksDispatcher: RequestHandler {
 
     /// `429 rate_limited` once the client's budget for the app endpoints is spent. The client is the TCP peer, or
     /// behind a trusted proxy the address it names in `X-Forwarded-For`.
+    /// Only a call counts (a `POST`): another method is answered 405 (or `OPTIONS` 204) whatever the budget, and
+    /// spends none of it.
     private func rateLimited(_ request: Request) -> Reply? {
+        guard request.method == "POST" else { return nil }
         let now = WallClock.milliseconds()
         let decision = admit(request, to: limiter, now: now)
         guard case .limited(let retryAfter) = decision else { return nil }

@@ -611,6 +611,12 @@ import Testing
     @Test func appEndpointsAreRateLimitedPerAddress() throws {
         try withServer({ Self.configure(&$0) { $0.links.appRateLimit = 2 } }) { (server) throws in
             let client = links(server)
+            // Another method is answered 405 and spends none of the budget.
+            for _ in 0..<3 {
+                let wrong = try client.get("/v1/links/opens", headers: ["Host": "links.example.com"])
+                #expect(wrong.status == 405)
+                #expect(wrong.header("allow") == "POST")
+            }
             for _ in 0..<2 {
                 #expect(
                     try client.post("/v1/deferred/claim", ["token": "x"], headers: ["Host": "links.example.com"]).status
@@ -621,6 +627,7 @@ import Testing
             #expect(limited.status == 429)
             #expect(limited.errorCode == "rate_limited")
             #expect(Int(limited.header("retry-after") ?? "") ?? 0 >= 1)
+            #expect(try client.get("/v1/deferred/claim", headers: ["Host": "links.example.com"]).status == 405)
             // The API listener is not limited.
             #expect(try server.client().post("/v1/links/opens", ["url": "/x", "platform": "ios"]).status == 200)
         }
