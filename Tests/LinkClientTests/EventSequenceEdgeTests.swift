@@ -77,7 +77,7 @@ import Testing
         defer { Task { await events.cancel() } }
         #expect(try await events.nextEvent().seq == 101)
         #expect(try await events.next() == .resubscribed(lastSeq: 101))
-        #expect(try await events.nextEvent(timeout: .seconds(30)).seq == 6)
+        #expect(try await events.nextEvent().seq == 6)
     }
 
     /// A 2xx answer without the contract's shape ends the sequence with the error, as a 500 does: it was retried
@@ -92,7 +92,7 @@ import Testing
         }
         let client = server.client()
         let events = Collector(client.events([.path("/c/:i")], wait: 0, backoff: Backoff(initial: 0.01, maximum: 0.01)))
-        let error = try await #require(throws: LinkTransportError.self) { try await events.next(timeout: .seconds(30)) }
+        let error = try await #require(throws: LinkTransportError.self) { try await events.next() }
         #expect(error.kind == .invalidResponse)
         #expect(error.operation == "pollSubscription")
     }
