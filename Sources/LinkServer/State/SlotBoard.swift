@@ -70,9 +70,11 @@ final class SlotBoard: Sendable {
     /// Re-reads every slot from the store (another instance changed one) and publishes them. Events for those
     /// changes were emitted by the instance that made them.
     func refresh() throws {
-        guard try state.refresh() else { return }
+        try state.refresh()
+        // Queued even when this refresh found nothing newer: a write refused as stale publishes what other instances
+        // committed itself (``LiveState/write(_:)``), and this board queues nothing then. Added to the queue, whose
+        // rebuild (``queue(_:)``) keeps it within twice the slots.
         let slots = state.value
-        // Added, never replaced: an expiry a concurrent write just queued must not be lost (stale ones are skipped).
         queue(slots.map { Expiry(at: $0.value.expires, slot: $0.key) })
         if let next = slots.values.map(\.expires).min() {
             timer.withLock { $0 }?.schedule(ContinuousClock.now + .milliseconds(max(0, next - clock())))
