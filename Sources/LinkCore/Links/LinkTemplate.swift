@@ -97,7 +97,16 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
         if refusingControls {
             // What is written around the placeholders goes into a `Location` header as it is: a raw space, a
             // non-ASCII character or a malformed escape there makes a header browsers read each their own way.
-            if let reason = LinkTemplate.misfit(authority, inHost: true) { throw fail(reason) }
+            // Only a web URL's host is a host name (an app's `myapp://users/…` puts a path segment there).
+            let at = authority.lastIndex(of: "@")
+            let userInfo = authority[..<(at ?? authority.startIndex)]
+            let hostPart = at.map { authority[authority.index(after: $0)...] } ?? authority
+            let webURL = ["http", "https"].contains(scheme.lowercased())
+            if let reason = LinkTemplate.misfit(userInfo, inHost: false)
+                ?? LinkTemplate.misfit(hostPart, inHost: webURL)
+            {
+                throw fail(reason)
+            }
             for case .text(let literal) in parsed {
                 if let reason = LinkTemplate.misfit(Substring(literal), inHost: false) { throw fail(reason) }
             }

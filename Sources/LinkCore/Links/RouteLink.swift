@@ -88,9 +88,6 @@ public final class RouteLink: Sendable {
         return false
     }
 
-    /// The names of the query items of a URL (or template) text: percent-decoded (`c%74` is `ct`) and only those
-    /// with a value (`pt=` names nothing), or, `asWritten`, every name as written (the check an earlier version
-    /// made, with which stored routes are read back).
     /// Whether `target` is an App Store URL with a campaign token `ct` but no provider token `pt` (API.md §7: App
     /// Store Connect drops a campaign without its provider). `asWritten`: names compared as written, as an
     /// earlier version did (for what it stored).
@@ -102,6 +99,9 @@ public final class RouteLink: Sendable {
 
     static let providerTokenReason = "an App Store campaign token 'ct' needs the provider token 'pt'"
 
+    /// The names of the query items of a URL (or template) text: percent-decoded (`c%74` is `ct`) and only those
+    /// with a value (`pt=` names nothing), or, `asWritten`, every name as written (the check an earlier version
+    /// made, with which stored routes are read back).
     static func queryNames(_ text: String, asWritten: Bool = false) -> Set<String> {
         guard let mark = text.firstIndex(of: "?") else { return [] }
         let query = text[text.index(after: mark)...].prefix { $0 != "#" }

@@ -2,7 +2,8 @@ extension Location {
     /// Canonicalises what a client sent (API.md §2).
     ///
     /// - A bare path (`/users/42?tab=posts`; a leading `/` is optional) is taken as it is.
-    /// - `http`/`https` URLs: the host is recorded in ``host`` (for a host allow-list) and is not a segment.
+    /// - `http`/`https` URLs: the host is recorded in ``host`` (for a host allow-list) and is not a segment. They
+    ///   must have `//` and an authority.
     /// - Any other scheme (`myapp://users/42`): the authority is the first path segment → `/users/42`;
     ///   without `//` (`myapp:users/42`) the rest is the path.
     /// - The fragment is dropped; the query is parsed by ``Query/init(parsing:)``.
@@ -60,9 +61,15 @@ extension Location {
             let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self).lowercased()
             scheme = name
             pathStart = colon + 1
-            if queryStart - pathStart >= 2 && bytes[pathStart] == UInt8(ascii: "/")
+            let hasAuthority =
+                queryStart - pathStart >= 2 && bytes[pathStart] == UInt8(ascii: "/")
                 && bytes[pathStart + 1] == UInt8(ascii: "/")
-            {
+            // A browser (WHATWG URL) reads `https:evil.example/x`, `https:/evil.example/x` and `https:\\evil.example`
+            // as links to `evil.example`; taken as paths here, they would pass `links.hosts` with no host at all.
+            if !hasAuthority && (name == "http" || name == "https") {
+                throw fail("an http(s) URL needs '//' and a host")
+            }
+            if hasAuthority {
                 let authorityStart = pathStart + 2
                 let authorityEnd = bytes[authorityStart..<queryStart].firstIndex(of: UInt8(ascii: "/")) ?? queryStart
                 let authority = UnsafeBufferPointer(rebasing: bytes[authorityStart..<authorityEnd])
@@ -141,10 +148,7 @@ extension Location {
         let closingBracket = authority[start...].lastIndex(of: UInt8(ascii: "]"))
         if literal && closingBracket == nil { return nil }
         if let colon = authority[(closingBracket ?? start)..<end].lastIndex(of: UInt8(ascii: ":")) {
-            let port = authority[(colon + 1)...]
-            guard port.count <= 5, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                port.reduce(0, { $0 * 10 + Int($1 - 0x30) }) <= 65535
-            else { return nil }
+            guard Location.isPort(authority[(colon + 1)...]) else { return nil }
             end = colon
         }
         let host = authority[start..<end]
@@ -161,6 +165,14 @@ extension Location {
 
     /// A host's bytes (RFC 3986 §3.2.2 reg-name: unreserved, sub-delims, `%`), non-ASCII too (an IRI's host).
     private static let regNameBytes = HostBytes("-._~!$&'()*+,;=%", nonASCII: true)
+    /// Whether `bytes` are a port (RFC 3986 §3.2.3: digits, none at all included), of TCP's (up to 65535, leading
+    /// zeros aside).
+    public static func isPort(_ bytes: some Collection<UInt8>) -> Bool {
+        guard bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
+        let significant = bytes.drop { $0 == UInt8(ascii: "0") }
+        return significant.count <= 5 && significant.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } <= 65535
+    }
+
     /// User info's bytes (RFC 3986 §3.2.1: unreserved, sub-delims, `%`, `:`; and `@`, which every parser reads as
     /// user info before the last one), non-ASCII too (an IRI's).
     private static let userInfoBytes = HostBytes("-._~!$&'()*+,;=%:@", nonASCII: true)

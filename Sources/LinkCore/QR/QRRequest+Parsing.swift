@@ -7,6 +7,12 @@ extension QRRequest {
                 .invalidRequest, "Parameter 'url' is required: an absolute URL or a location starting with /",
                 details: ["field": "url"])
         }
+        // A web URL without `//` is not an absolute one (`https:x`): said as such, before the parser refuses it.
+        if let colon = value.firstIndex(of: ":"), ["http", "https"].contains(value[..<colon].lowercased()),
+            !value[colon...].hasPrefix("://")
+        {
+            throw notAbsolute(value)
+        }
         let location = try parse(value)
         if value.utf8.first == UInt8(ascii: "/") {
             guard location.scheme == nil, !value.hasPrefix("//") else { throw notAbsolute(value) }

@@ -26,10 +26,11 @@ public struct RedirectRule: Sendable, Equatable {
 
     /// The rule with its templates checked against the pattern of the route that declares it: every
     /// `{name}` must be one of its parameters (a rule on a parent also runs for its children, whose extra
-    /// parameters it cannot count on).
-    func validated(against pattern: Pattern, field: String) throws(LinkError) -> RedirectRule {
+    /// parameters it cannot count on). `stored`: read back from the store (see ``RedirectTarget``).
+    func validated(against pattern: Pattern, field: String, stored: Bool = false) throws(LinkError) -> RedirectRule {
         guard case .redirect(let target) = action else { return self }
         return RedirectRule(
-            when: when, action: .redirect(try target.validated(against: pattern, field: field + ".to")), json: json)
+            when: when,
+            action: .redirect(try target.validated(against: pattern, field: field + ".to", stored: stored)), json: json)
     }
 }

@@ -20,11 +20,15 @@ public enum RedirectTarget: Sendable {
         }
     }
 
-    /// The target with each template validated against the declaring route's pattern.
-    func validated(against pattern: Pattern, field: String) throws(LinkError) -> RedirectTarget {
+    /// The target with each template validated against the declaring route's pattern. `stored`: read back from the
+    /// store, where an earlier version kept a template that gives what the location parser now refuses (an
+    /// `https:x` URL, user info with a `\`): it is kept (the service must start), and a resolution that reaches it
+    /// answers as for any location that does not parse.
+    func validated(against pattern: Pattern, field: String, stored: Bool = false) throws(LinkError) -> RedirectTarget {
         switch self {
         case .location(let template):
             let checked = try template.validated(against: pattern, field: field)
+            if stored { return .location(checked) }
             // A template must give a location whatever the values: try it with placeholder values.
             let sample = checked.render(
                 params: PathParameters(

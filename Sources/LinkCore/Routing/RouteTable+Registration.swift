@@ -67,7 +67,8 @@ extension RouteTable {
         own.redirect = []
         for (index, rule) in definition.redirect.enumerated() {
             own.redirect.append(
-                try rule.validated(against: pattern, field: Self.fieldName(field, member: "redirect[\(index)]")))
+                try rule.validated(
+                    against: pattern, field: Self.fieldName(field, member: "redirect[\(index)]"), stored: stored))
         }
         let link = try definition.link.map { (link) throws(LinkError) in
             try RouteLink(

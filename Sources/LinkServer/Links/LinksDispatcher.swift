@@ -246,7 +246,7 @@ final class LinksDispatcher: RequestHandler {
             }
             // RFC 9110 §4.2.3: a port is digits, and TCP's go to 65535. `links.example.com:abc` names no host
             // this service knows.
-            guard LinksDispatcher.isPort(port) else { return "" }
+            guard Location.isPort(port) else { return "" }
             return String(decoding: UnsafeBufferPointer(rebasing: host), as: UTF8.self).lowercased()
         }
         return host ?? characterWiseHostName(header)
@@ -257,23 +257,15 @@ final class LinksDispatcher: RequestHandler {
         if host.hasPrefix("[") {
             if let close = host.firstIndex(of: "]") {
                 let rest = host[host.index(after: close)...]
-                guard rest.isEmpty || (rest.first == ":" && LinksDispatcher.isPort(rest.dropFirst().utf8))
+                guard rest.isEmpty || (rest.first == ":" && Location.isPort(rest.dropFirst().utf8))
                 else { return "" }
                 host = String(host[host.index(after: host.startIndex)..<close])
             }
         } else if let colon = host.lastIndex(of: ":") {
-            guard LinksDispatcher.isPort(host[host.index(after: colon)...].utf8) else { return "" }
+            guard Location.isPort(host[host.index(after: colon)...].utf8) else { return "" }
             host = String(host[..<colon])
         }
         return host
-    }
-
-    /// Whether `bytes` are a port: empty (RFC 3986 allows `host:`), or digits up to 65535.
-    static func isPort(_ bytes: some Collection<UInt8>) -> Bool {
-        guard bytes.count <= 5, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-            return false
-        }
-        return bytes.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } <= 65535
     }
 
     /// Every click answer's headers: never cached, never indexed (API.md §7).

@@ -71,6 +71,9 @@ import Testing
             "a host is written in ASCII: '\u{FC}' (an internationalised name in its xn-- form)"
         ),
         ("https://exa%zzmple.com/", "a malformed percent-escape: '%zz'"),
+        // An app's authority is a path segment, user info is not a host: both percent-encoded.
+        ("myapp://caf\u{E9}/{id}", "'\u{E9}' must be percent-encoded: %C3%A9"),
+        ("https://us\u{E9}r@example.com/{id}", "'\u{E9}' must be percent-encoded: %C3%A9"),
     ])
     func refusesTemplatesThatLetAParameterChooseTheHost(template: String, reason: String) {
         #expect {

@@ -124,6 +124,19 @@ import Testing
         }
     }
 
+    /// A redirect rule an earlier version stored, whose target the location parser now refuses (a URL without `//`,
+    /// user info with a `\`), loads: the service must start. Registered now, it is refused.
+    @Test(arguments: ["https:evil.example/{id}", #"https://a\\b@links.example.com/{id}"#])
+    func storedRedirectRulesThatNoLongerParseAreReadBack(target: String) throws {
+        let definition = try RouteDefinition(
+            json: ["path": "/old/:id", "redirect": [["to": .string(target)]]])
+        let table = try RouteTable().replacingRoutes(from: .api, with: [definition], stored: true).table
+        #expect(table.routes.count == 1)
+        #expect { try RouteTable().replacingRoutes(from: .api, with: [definition]) } throws: {
+            ($0 as? LinkError)?.code == .invalidRule
+        }
+    }
+
     /// Paths that only look like reserved ones: another case, matched case-sensitively; the association file's
     /// name as a first segment of a longer path, which the listener does not serve.
     @Test(arguments: [

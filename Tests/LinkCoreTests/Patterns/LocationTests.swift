@@ -117,6 +117,11 @@ import Testing
         ("https://a[b@links.example.com/users/1", "malformed host or port"),
         ("https://a^b@links.example.com/", "malformed host or port"),
         ("https://a\"b@links.example.com/", "malformed host or port"),
+        // No authority: a browser takes what follows for the host.
+        ("https:evil.example/users/1", "an http(s) URL needs '//' and a host"),
+        ("https:/evil.example/users/1", "an http(s) URL needs '//' and a host"),
+        ("HTTP:\\\\evil.example/users/1", "an http(s) URL needs '//' and a host"),
+        ("http:", "an http(s) URL needs '//' and a host"),
     ])
     func rejectsInvalidLocations(text: String, reason: String) {
         let error = #expect(throws: LinkError.self) { try Location(text) }
@@ -195,6 +200,7 @@ import Testing
         ("http://a:/x", "a"), ("https://b\u{FC}cher.example/x", "b\u{FC}cher.example"),
         ("http://[fe80::1%25eth0]/x", "[fe80::1%25eth0]"),
         ("https://127.0.0.1:443/x", "127.0.0.1"),
+        ("https://a:000443/x", "a"),
     ])
     func keepsTheHostOfEveryLegalAuthority(text: String, host: String) throws {
         let location = try Location(text)

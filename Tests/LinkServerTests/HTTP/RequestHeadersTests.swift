@@ -87,11 +87,12 @@ import Testing
         ("[::1]:80x", ""),
         ("exämple.com:80", "exämple.com"),
         ("exämple.com:8x", ""),
-        // Past TCP's ports, or a port of more than five digits however small.
+        // Past TCP's ports (leading zeros aside).
         ("links.example.com:65535", "links.example.com"),
         ("links.example.com:99999", ""),
         ("links.example.com:65536", ""),
-        ("links.example.com:000080", ""),
+        ("links.example.com:000443", "links.example.com"),
+        ("links.example.com:0000000000000065536", ""),
         ("[::1]:70000", ""),
         ("exämple.com:70000", ""),
         ("[::1]:70000ä", ""),
