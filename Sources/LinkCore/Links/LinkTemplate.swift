@@ -132,8 +132,8 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
             } else if inHost && character.asciiValue == nil {
                 return "a host is written in ASCII: '\(character)' (an internationalised name in its xn-- form)"
             } else {
-                return
-                    "'\(character)' must be percent-encoded: \(PercentCoding.encode(String(character), allowing: .unreserved))"
+                let escaped = PercentCoding.encode(String(character), allowing: .unreserved)
+                return "'\(character)' must be percent-encoded: \(escaped)"
             }
         }
         return nil
