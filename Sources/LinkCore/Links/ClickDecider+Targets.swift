@@ -55,10 +55,27 @@ extension ClickDecider {
         let (title, description, _) = previewTexts(link, resolution: resolution)
         let copy = token.map { ClickDecider.adding("lst", $0, to: facts.linkAsClicked) } ?? facts.linkAsClicked
         let appID = PlayReferrer.appStoreID(store)
-        let open = settings.ios?.scheme.map { $0 + "://" + String(facts.location.description.dropFirst()) }
+        let open = settings.ios?.scheme.map { ClickDecider.appURL(scheme: $0, location: facts.location) }
         return LinkPage.landing(
             title: title ?? settings.siteName ?? "Get the app", description: description, copyText: copy,
             storeURL: store, appID: appID, appArgument: facts.linkAsClicked, openURL: open)
+    }
+
+    /// `<scheme>://<location>` (API.md §9: the iOS "Open it" link; `myapp://users/42`): the first segment stands
+    /// where a URL's authority does, so an `@` or `:` in it is escaped (`/a%40b` gives `myapp://a%40b`, which §2
+    /// reads back as the same location, where `myapp://a@b` is user `a` at host `b` to Foundation's `URL`).
+    static func appURL(scheme: String, location: Location) -> String {
+        let path = location.description.dropFirst()
+        let firstEnd = path.firstIndex { $0 == "/" || $0 == "?" } ?? path.endIndex
+        var first = ""
+        for character in path[..<firstEnd] {
+            switch character {
+            case "@": first += "%40"
+            case ":": first += "%3A"
+            default: first.append(character)
+            }
+        }
+        return scheme + "://" + first + path[firstEnd...]
     }
 
     /// `url` with the query item `name=value` appended (before any fragment).

@@ -25,6 +25,13 @@ struct AppLinkEndpoints: Sendable {
                 let token = try fields.requiredString("token")
                 // Optional (§9): `null`, as many JSON encoders write an absent optional, is no `installId`.
                 let installID = fields["installId"]?.isNull == true ? nil : try fields.string("installId")
+                // Kept on the token's row for its whole life: unbounded, one client could fill the disk with them.
+                if let installID, installID.unicodeScalars.count > AppLinkEndpoints.maxInstallIDLength {
+                    throw LinkError(
+                        .invalidRequest,
+                        "Field 'installId' is longer than \(AppLinkEndpoints.maxInstallIDLength) characters",
+                        details: ["field": "installId", "max": .int(AppLinkEndpoints.maxInstallIDLength)])
+                }
                 let now = WallClock.milliseconds()
                 let claimed =
                     DeferredTokens.isWellFormed(token)
@@ -50,6 +57,9 @@ struct AppLinkEndpoints: Sendable {
 
     /// A repeat claim with the same `installId` within 10 minutes gets the same answer again.
     static let repeatWindow: Int64 = 10 * 60 * 1000
+    /// The longest `installId`, in Unicode scalars (JSON Schema's `maxLength`): an id an app makes (a UUID is 36)
+    /// with room to spare.
+    static let maxInstallIDLength = 256
 }
 
 /// The answer to an app open: `{"decision": "open" | "expired" | "not_found", "target", "resolution"}`.

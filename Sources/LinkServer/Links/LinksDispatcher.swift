@@ -181,7 +181,8 @@ final class LinksDispatcher: RequestHandler {
     private func rateLimited(_ request: Request) -> Reply? {
         guard request.method == "POST" else { return nil }
         let now = WallClock.milliseconds()
-        let decision = admit(request, to: limiter, now: now)
+        // An IPv6 client is its /64, as for the token budget: one host would otherwise have 2^64 budgets.
+        let decision = admit(request, to: limiter, now: now, byIPv6Network: true)
         guard case .limited(let retryAfter) = decision else { return nil }
         let error = LinkError(
             .rateLimited, "Too many requests from this address; retry in \(retryAfter) s",

@@ -130,4 +130,21 @@ import Testing
         #expect(!without.contains("myapp://"))
         #expect(without.contains("href=\"https://apps.apple.com/app/id123456789\""))
     }
+
+    /// The "Open it" link puts the first segment where a URL's authority stands: an `@` or `:` there is escaped, so
+    /// that the app reads the location clicked (§2) and not a user and host (`myapp://a@evil.com:80`).
+    @Test(arguments: [
+        ("/a%40evil.com%3A80/x?q=a@b:c", "myapp://a%40evil.com%3A80/x?q=a@b:c"),
+        ("/users/a@b", "myapp://users/a@b"),
+        ("/", "myapp://"),
+        ("/%5B1%5D?x", "myapp://%5B1%5D?x"),
+    ])
+    func theOpenLinksFirstSegmentIsNoAuthority(clicked: String, expected: String) throws {
+        let location = try Location(clicked)
+        let open = ClickDecider.appURL(scheme: "myapp", location: location)
+        #expect(open == expected)
+        let back = try Location(open)
+        #expect(back.segments == location.segments)
+        #expect(back.query == location.query)
+    }
 }

@@ -99,7 +99,16 @@ import Testing
             #expect(try server.client().request("DELETE", "/v1/routes/user").status == 204)
             let replacement: JSONValue = ["path": "/users/:id", "name": "member", "destination": ["screen": "New"]]
             #expect(try server.client().post("/v1/routes", replacement).status == 201)
-            let claim = try server.client().post("/v1/deferred/claim", ["token": .string(token), "installId": "i1"])
+            // An installId is kept on the token's row: one longer than 256 characters is refused, the token left alone.
+            let long = try server.client().post(
+                "/v1/deferred/claim",
+                ["token": .string(token), "installId": .string(String(repeating: "i", count: 257))])
+            #expect(long.status == 400)
+            #expect(long.errorCode == "invalid_request")
+            #expect(long.errorDetails?["field"] == "installId")
+            let claim = try server.client().post(
+                "/v1/deferred/claim",
+                ["token": .string(token), "installId": .string(String(repeating: "i", count: 256))])
             #expect(claim.status == 200)
             #expect(claim.json?["platform"] == "android")
             #expect(claim.json?["link"] == "https://links.example.com/users/42")
@@ -110,7 +119,8 @@ import Testing
             #expect(UTCCalendar.milliseconds(parsing: clickedAt) != nil, "\(clickedAt)")
             // The same install again within 10 minutes gets the same answer; anyone else gets unknown_token.
             let again = try links(server).post(
-                "/v1/deferred/claim", ["token": .string(token), "installId": "i1"],
+                "/v1/deferred/claim",
+                ["token": .string(token), "installId": .string(String(repeating: "i", count: 256))],
                 headers: ["Host": "links.example.com"])
             #expect(again.status == 200)
             #expect(again.json?["link"] == claim.json?["link"])
@@ -630,6 +640,26 @@ import Testing
             #expect(try client.get("/v1/deferred/claim", headers: ["Host": "links.example.com"]).status == 405)
             // The API listener is not limited.
             #expect(try server.client().post("/v1/links/opens", ["url": "/x", "platform": "ios"]).status == 200)
+        }
+    }
+
+    /// The app endpoints' budget is an IPv6 client's /64's too, as the token budget is: one host would otherwise have
+    /// a budget for each of its addresses.
+    @Test func anIPv6ClientsAppCallBudgetIsItsNetworks() throws {
+        try withServer({
+            Self.configure(&$0) { $0.links.appRateLimit = 2 }
+            $0.trustedProxies = TrustedProxies([IPNetwork("127.0.0.0/8")].compactMap { $0 })
+        }) { (server) throws in
+            func claim(from address: String) throws -> Int {
+                try links(server).post(
+                    "/v1/deferred/claim", ["token": "x"],
+                    headers: ["Host": "links.example.com", "X-Forwarded-For": address]
+                ).status
+            }
+            #expect(try claim(from: "2001:db8::1") == 404)
+            #expect(try claim(from: "2001:db8::2") == 404)
+            #expect(try claim(from: "2001:db8::3") == 429)
+            #expect(try claim(from: "2001:db8:0:1::1") == 404)
         }
     }
 
