@@ -47,6 +47,13 @@ public struct SlidingWindowLimiter: Sendable {
         return .admitted
     }
 
+    /// Whether a request from `client` at `now` would be admitted, admitting nothing (what a `HEAD` asks of a
+    /// budget its `GET` would spend).
+    public func wouldAdmit(_ client: String, now: Int64) -> Bool {
+        guard let times = clients[client] else { return limit > 0 }
+        return times.count { $0 > now - window } < limit
+    }
+
     /// Forgets clients with no request in the last window.
     public mutating func sweep(now: Int64) {
         clients = clients.filter { _, times in times.last.map { $0 > now - window } ?? false }

@@ -197,17 +197,26 @@ final class LinksDispatcher: RequestHandler {
     private func admit(
         _ request: Request, to limiter: borrowing Mutex<SlidingWindowLimiter>, now: Int64, byIPv6Network: Bool = false
     ) -> SlidingWindowLimiter.Decision {
-        var client = trustedProxies.client(peer: request.client, forwardedFor: request.headers[.forwardedFor])
-        if byIPv6Network, let address = client, address.isIPv6 { client = address.masked(to: 64) }
-        let key = client?.text ?? ""
+        let key = clientKey(request, byIPv6Network: byIPv6Network)
         return limiter.withLock { $0.admit(key, now: now) }
     }
 
-    /// Whether `request`'s client may have one more deferred-link token made (``tokenBudget``).
-    private func mayMakeToken(_ request: Request) -> Bool {
-        if case .admitted = admit(request, to: tokenBudget, now: WallClock.milliseconds(), byIPv6Network: true) {
-            return true
+    /// The client a budget is kept for (see ``admit(_:to:now:byIPv6Network:)``).
+    private func clientKey(_ request: Request, byIPv6Network: Bool) -> String {
+        var client = trustedProxies.client(peer: request.client, forwardedFor: request.headers[.forwardedFor])
+        if byIPv6Network, let address = client, address.isIPv6 { client = address.masked(to: 64) }
+        return client?.text ?? ""
+    }
+
+    /// Whether `request`'s client may have one more deferred-link token made (``tokenBudget``); without `spending`,
+    /// whether it could, the budget left as it is (a `HEAD`, answered as its `GET` would be).
+    private func mayMakeToken(_ request: Request, spending: Bool = true) -> Bool {
+        let now = WallClock.milliseconds()
+        guard spending else {
+            let key = clientKey(request, byIPv6Network: true)
+            return tokenBudget.withLock { $0.wouldAdmit(key, now: now) }
         }
+        if case .admitted = admit(request, to: tokenBudget, now: now, byIPv6Network: true) { return true }
         return false
     }
 
@@ -302,11 +311,12 @@ extension LinksDispatcher {
             || LinksDispatcher.saysPrefetch(request.headers[.purpose])
         let counted = request.method == "GET" && !json && !prefetch
         let classes = classifier.classify(request.headers[.userAgent] ?? "")
+        let head = request.method == "HEAD"
         let decision: ClickDecision
         do {
             decision = try engine.decideClick(
-                classes, key: { KeptKey.Click(request) }, counted: counted, head: request.method == "HEAD",
-                now: WallClock.milliseconds(), tokenAllowed: { self.mayMakeToken(request) },
+                classes, key: { KeptKey.Click(request) }, counted: counted, head: head, now: WallClock.milliseconds(),
+                tokenAllowed: { self.mayMakeToken(request, spending: !head) },
                 facts: { try LinksDispatcher.facts(of: request, classes) })
         } catch let bad as BadLink {
             return page(400, LinkPage.message(title: "Bad link", text: bad.text))

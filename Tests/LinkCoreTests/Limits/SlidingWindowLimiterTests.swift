@@ -15,6 +15,18 @@ import Testing
         #expect(limiter.admit("a", now: 60_010) == .admitted)
     }
 
+    /// `wouldAdmit` says what `admit` would answer, spending nothing.
+    @Test func askingSpendsNothing() {
+        var limiter = SlidingWindowLimiter(limit: 2)
+        #expect(limiter.wouldAdmit("a", now: 0))
+        #expect(limiter.admit("a", now: 0) == .admitted)
+        for _ in 0..<5 { #expect(limiter.wouldAdmit("a", now: 10)) }
+        #expect(limiter.admit("a", now: 10) == .admitted)
+        #expect(!limiter.wouldAdmit("a", now: 20))
+        #expect(limiter.wouldAdmit("a", now: 60_000))  // the first left the window
+        #expect(!SlidingWindowLimiter(limit: 0).wouldAdmit("b", now: 0))
+    }
+
     @Test func refusedRequestsDoNotSpendTheBudget() {
         var limiter = SlidingWindowLimiter(limit: 1)
         #expect(limiter.admit("a", now: 0) == .admitted)

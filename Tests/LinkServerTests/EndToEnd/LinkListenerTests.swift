@@ -213,6 +213,27 @@ import Testing
         }
     }
 
+    /// Once its client's token budget is spent, a GET draws no token, so its HEAD has no stand-in either: the same
+    /// `Content-Length` (§7), and the HEAD spends none of the budget.
+    @Test func headOfATokenPageAfterTheBudgetHasTheLengthOfItsGet() throws {
+        try withServer({ Self.configure(&$0, landing: true) { $0.links.tokenRateLimit = 1 } }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let client = links(server)
+            func head() throws -> HTTPClient.Reply {
+                try client.request(
+                    "HEAD", "/users/42", headers: ["Host": "links.example.com", "User-Agent": Self.iPhone])
+            }
+            let headBefore = try head()
+            let first = try get(client, "/users/42", agent: Self.iPhone)
+            #expect(headBefore.header("content-length") == first.header("content-length"))
+            let headAfter = try head()
+            let second = try get(client, "/users/42", agent: Self.iPhone)
+            #expect(second.body.count < first.body.count)  // no token: the budget of one was spent by the first
+            #expect(headAfter.header("content-length") == second.header("content-length"))
+            #expect(try server.application.store.countDeferredTokens() == 1)
+        }
+    }
+
     /// An IPv6 entry of links.hosts, with or without brackets, admits the Host header that names it.
     @Test(arguments: ["[::1]", "::1"])
     func anIPv6HostIsAdmitted(entry: String) throws {
