@@ -8,6 +8,9 @@ enum PostgresSchema {
     static let sequenceLock = 0x4C53_0002
     /// Serialises sweeps of the event log, so an event removed is counted as missed once.
     static let sweepLock = 0x4C53_0004
+    /// Serialises subscription openings, so that the limit on live subscriptions holds (a count and an insert in
+    /// each of two concurrent transactions would both find room for one).
+    static let subscriptionLimitLock = 0x4C53_0005
 
     /// Migrations by version; a new one is appended, never edited once released.
     static let migrations: [(version: Int, statements: [String])] = [

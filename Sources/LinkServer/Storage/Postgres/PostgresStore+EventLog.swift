@@ -60,6 +60,9 @@ extension PostgresStore {
                     "SELECT revision FROM change_revision WHERE name = 'events' FOR SHARE", logger: logger
                 ).collectColumn(Int.self).first
             else { throw PostgresStoreError.unexpected("no events revision") }
+            // The last lock taken, by every opening alike (no cycle): the count and the insert as one step.
+            try await connection.query(
+                "SELECT pg_advisory_xact_lock(\(PostgresSchema.subscriptionLimitLock))", logger: logger)
             let live =
                 try await connection.query(
                     "SELECT count(*) FROM event_subscription WHERE active_until + ttl_ms >= \(now)", logger: logger
