@@ -203,7 +203,10 @@ final class LinksDispatcher: RequestHandler {
 
     /// The client a budget is kept for (see ``admit(_:to:now:byIPv6Network:)``).
     private func clientKey(_ request: Request, byIPv6Network: Bool) -> String {
-        var client = trustedProxies.client(peer: request.client, forwardedFor: request.headers[.forwardedFor])
+        // An IPv4 client a dual-stack proxy writes as `::ffff:198.51.100.7` is that IPv4 address, not a /64 (all of
+        // them would be one client).
+        var client = trustedProxies.client(peer: request.client, forwardedFor: request.headers[.forwardedFor])?
+            .unmappingIPv4
         if byIPv6Network, let address = client, address.isIPv6 { client = address.masked(to: 64) }
         return client?.text ?? ""
     }
@@ -315,7 +318,9 @@ extension LinksDispatcher {
         let decision: ClickDecision
         do {
             decision = try engine.decideClick(
-                classes, key: { KeptKey.Click(request) }, counted: counted, head: head, now: WallClock.milliseconds(),
+                classes, key: { KeptKey.Click(request) }, counted: counted,
+                // A HEAD is written as its GET: a prefetch's GET is not counted, and draws no token.
+                head: head && !prefetch, now: WallClock.milliseconds(),
                 tokenAllowed: { self.mayMakeToken(request, spending: !head) },
                 facts: { try LinksDispatcher.facts(of: request, classes) })
         } catch let bad as BadLink {

@@ -122,6 +122,14 @@ import Testing
         settings.ios?.landingPage = true
         let with = try #require(try Self.decide("/bare/7", platform: .ios, settings: settings).page)
         #expect(with.contains("<a href=\"myapp://bare/7\">Already have the app? Open it</a>"))
+        // A first segment with `@` and `:` is escaped where it stands for the link's host (`appURL` below).
+        var table = RouteTable()
+        table.linkPolicy = LinkPolicy(iosScheme: "myapp")
+        table = try table.registering(try RouteDefinition(json: ["path": "/:code", "link": [:]]), source: .api).table
+        let atSign = try #require(
+            try Self.decide("/a%40b.com%3A80", platform: .ios, settings: settings, resolver: Resolver(table: table))
+                .page)
+        #expect(atSign.contains("<a href=\"myapp://a%40b.com%3A80\">Already have the app? Open it</a>"))
         settings.ios?.scheme = nil
         let landing = try Self.decide("/bare/7", platform: .ios, settings: settings)
         #expect(landing.kind == .landing)

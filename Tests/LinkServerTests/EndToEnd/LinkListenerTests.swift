@@ -106,6 +106,15 @@ import Testing
             #expect(long.status == 400)
             #expect(long.errorCode == "invalid_request")
             #expect(long.errorDetails?["field"] == "installId")
+            // Counted in Unicode scalars, as JSON Schema's maxLength counts: 257 emoji are too many, 256 "é" (512
+            // bytes) are not (an unknown token then).
+            let emoji = try server.client().post(
+                "/v1/deferred/claim",
+                ["token": .string(token), "installId": .string(String(repeating: "😀", count: 257))])
+            #expect(emoji.status == 400)
+            let accents = try server.client().post(
+                "/v1/deferred/claim", ["token": "nonsense", "installId": .string(String(repeating: "é", count: 256))])
+            #expect(accents.errorCode == "unknown_token")
             let claim = try server.client().post(
                 "/v1/deferred/claim",
                 ["token": .string(token), "installId": .string(String(repeating: "i", count: 256))])
@@ -202,6 +211,12 @@ import Testing
                 #expect(head.header("content-length") == String(got.body.count), "\(agent)")
                 #expect(head.body.isEmpty)
             }
+            // A prefetch's GET is not counted and draws no token: its HEAD has no stand-in either.
+            let prefetch = ["Host": "links.example.com", "User-Agent": Self.iPhone, "Sec-Purpose": "prefetch"]
+            let prefetchGet = try client.request("GET", "/users/42", headers: prefetch)
+            let prefetchHead = try client.request("HEAD", "/users/42", headers: prefetch)
+            #expect(prefetchGet.status == 200)
+            #expect(prefetchHead.header("content-length") == prefetchGet.header("content-length"))
             // §7, §9: HEAD creates no token: the two GETs stored one each, the HEADs none (an Android person's HEAD
             // to the store neither).
             let androidHead = try client.request(
@@ -681,6 +696,13 @@ import Testing
             #expect(try claim(from: "2001:db8::2") == 404)
             #expect(try claim(from: "2001:db8::3") == 429)
             #expect(try claim(from: "2001:db8:0:1::1") == 404)
+            // IPv4 clients a dual-stack proxy writes IPv4-mapped are their IPv4 addresses, each with its budget.
+            #expect(try claim(from: "::ffff:198.51.100.7") == 404)
+            #expect(try claim(from: "::ffff:198.51.100.7") == 404)
+            #expect(try claim(from: "::ffff:198.51.100.7") == 429)
+            #expect(try claim(from: "::ffff:203.0.113.9") == 404)
+            #expect(try claim(from: "203.0.113.9") == 404)
+            #expect(try claim(from: "203.0.113.9") == 429)
         }
     }
 

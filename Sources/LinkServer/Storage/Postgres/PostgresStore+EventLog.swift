@@ -35,11 +35,16 @@ extension PostgresStore {
         id: String, shapes: [String], stored: [(shape: String, name: String?)], ttl: Int64, now: Int64, limit: Int
     ) throws -> Int {
         try transaction { connection, logger in
+            // Openings one at a time, so that the count of live subscriptions and the insert below are one step (two
+            // at once each found room for one). Taken first, holding nothing: an opening that waits for it holds no
+            // lock an emit or a type write needs, and no one who holds another lock here waits for it.
+            try await connection.query(
+                "SELECT pg_advisory_xact_lock(\(PostgresSchema.subscriptionLimitLock))", logger: logger)
             // SHARE: a type's removal (or registration, or naming) commits wholly before or after the subscription,
             // which then never holds the shape of a type removed before it (removal is final for the subscriptions
             // it finds; one made a moment after on another instance would receive the pattern if registered again),
-            // nor a name given elsewhere to another pattern since. Type writes are rare; subscriptions do not block
-            // each other. The table before the `events` row, in the order a removal takes them: never a cycle.
+            // nor a name given elsewhere to another pattern since. Type writes are rare. The table before the
+            // `events` row, in the order a removal takes them: never a cycle.
             try await connection.query("LOCK TABLE event_type IN SHARE MODE", logger: logger)
             if !stored.isEmpty {
                 let storedShapes = stored.map(\.shape)
@@ -60,9 +65,6 @@ extension PostgresStore {
                     "SELECT revision FROM change_revision WHERE name = 'events' FOR SHARE", logger: logger
                 ).collectColumn(Int.self).first
             else { throw PostgresStoreError.unexpected("no events revision") }
-            // The last lock taken, by every opening alike (no cycle): the count and the insert as one step.
-            try await connection.query(
-                "SELECT pg_advisory_xact_lock(\(PostgresSchema.subscriptionLimitLock))", logger: logger)
             let live =
                 try await connection.query(
                     "SELECT count(*) FROM event_subscription WHERE active_until + ttl_ms >= \(now)", logger: logger
