@@ -104,13 +104,9 @@ final class LinkEngine: Sendable {
     ) throws -> KeptClick {
         var input = try self.input(
             facts, lsp: lsp, counted: counted, now: now, resolver: resolver, tokenAllowed: tokenAllowed)
-        // Only when a GET would draw a token (`tokenAllowed` asks the client's budget without spending it): with the
-        // shared store unreachable, a link too long, the store full or the budget spent, it draws none.
-        if head, storeReachable(), facts.linkAsClicked.utf8.count <= LinksSettings.maxDeferredLinkBytes,
-            storedTokens.load(ordering: .relaxed) < settings.maxDeferredTokens, tokenAllowed()
-        {
-            input.standInToken = DeferredTokens.standIn
-        }
+        // Only when a GET would draw a token: the maker a GET would use answers, under the same conditions (for a
+        // HEAD, `tokenAllowed` asks the client's budget without spending it).
+        if head, input.token() != nil { input.standInToken = DeferredTokens.standIn }
         var decision = decider.decide(input, resolver: resolver)
         if decision.kind == .platformCheck { return KeptClick(facts: facts, decision: decision) }
         // The click counts under an ambiguous person's `_lsp` choice.
