@@ -28,9 +28,7 @@ extension QRRequest {
         // Any absolute URL (API.md §10): an app's own scheme (`myapp://users/42`) or `mailto:` too. A web URL needs
         // its host, written as one (`https:x` or `https:///x` would open nothing).
         if scheme == "http" || scheme == "https" {
-            guard let host = location.host, !host.isEmpty,
-                value.utf8.dropFirst(scheme.utf8.count).starts(with: "://".utf8)
-            else { throw notAbsolute(value) }
+            guard let host = location.host, !host.isEmpty else { throw notAbsolute(value) }
         }
         return value
     }
