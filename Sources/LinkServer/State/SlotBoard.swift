@@ -40,7 +40,7 @@ final class SlotBoard: Sendable {
             let stored = try store.loadSlots()
             return stored == current.value ? nil : .init(stored, revision: current.revision + 1)
         }
-        expiries = Mutex(Heap(slots.map { Expiry(at: $0.value.expires, slot: $0.key) }))
+        expiries = Mutex(Heap(SlotBoard.expiries(of: slots)))
         self.store = store
         self.hub = hub
         self.clock = clock
@@ -75,7 +75,7 @@ final class SlotBoard: Sendable {
         // committed itself (``LiveState/write(_:)``), and this board queues nothing then. Added to the queue, whose
         // rebuild (``queue(_:)``) keeps it within twice the slots.
         let slots = state.value
-        queue(slots.map { Expiry(at: $0.value.expires, slot: $0.key) })
+        queue(SlotBoard.expiries(of: slots))
         if let next = slots.values.map(\.expires).min() {
             timer.withLock { $0 }?.schedule(ContinuousClock.now + .milliseconds(max(0, next - clock())))
         }
@@ -130,8 +130,13 @@ final class SlotBoard: Sendable {
             guard heap.count > SlotBoard.compactionFloor else { return }
             let slots = state.value
             guard heap.count > 2 * slots.count else { return }
-            heap = Heap(slots.map { Expiry(at: $0.value.expires, slot: $0.key) })
+            heap = Heap(SlotBoard.expiries(of: slots))
         }
+    }
+
+    /// When each of `slots`' presentations ends.
+    private static func expiries(of slots: Slots) -> [Expiry] {
+        slots.map { Expiry(at: $0.value.expires, slot: $0.key) }
     }
 
     /// The queue's size under which stale entries are left to come due.
