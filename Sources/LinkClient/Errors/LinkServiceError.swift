@@ -12,7 +12,7 @@ public struct LinkServiceError: Error, Sendable, Hashable, CustomStringConvertib
     public let message: String
     /// The details object (`null` when the answer had none).
     public let details: JSONValue
-    /// `Retry-After` in seconds, when the answer carried one (429 `rate_limited`).
+    /// `Retry-After` in seconds, when the answer carried one (429 `rate_limited`, 503 `unavailable`).
     public let retryAfter: Int?
 
     public init(status: Int, code: ErrorCode, message: String, details: JSONValue = .null, retryAfter: Int? = nil) {

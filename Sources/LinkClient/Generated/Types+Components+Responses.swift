@@ -1326,6 +1326,22 @@ extension Components {
             }
         }
         internal struct ServiceUnavailable: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/ServiceUnavailable/headers`.
+            internal struct Headers: Sendable, Hashable {
+                /// Seconds to wait before trying again (`1`). While a shared store is known to be lost, calls are answered at once.
+                ///
+                /// - Remark: Generated from `#/components/responses/ServiceUnavailable/headers/Retry-After`.
+                internal var retryAfter: Swift.Int?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - retryAfter: Seconds to wait before trying again (`1`). While a shared store is known to be lost, calls are answered at once.
+                internal init(retryAfter: Swift.Int? = nil) {
+                    self.retryAfter = retryAfter
+                }
+            }
+            /// Received HTTP response headers
+            internal var headers: Components.Responses.ServiceUnavailable.Headers
             /// - Remark: Generated from `#/components/responses/ServiceUnavailable/content`.
             internal enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/components/responses/ServiceUnavailable/content/json`.
@@ -1405,8 +1421,13 @@ extension Components {
             /// Creates a new `ServiceUnavailable`.
             ///
             /// - Parameters:
+            ///   - headers: Received HTTP response headers
             ///   - body: Received HTTP response body
-            internal init(body: Components.Responses.ServiceUnavailable.Body) {
+            internal init(
+                headers: Components.Responses.ServiceUnavailable.Headers = .init(),
+                body: Components.Responses.ServiceUnavailable.Body
+            ) {
+                self.headers = headers
                 self.body = body
             }
         }

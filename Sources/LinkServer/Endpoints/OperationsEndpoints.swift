@@ -19,11 +19,9 @@ struct OperationsEndpoints {
                 case .starting: .now(.json(["status": "starting"], status: 503, headers: [("Retry-After", "1")]))
                 case .stopping: .now(.json(["status": "stopping"], status: 503, headers: [("Retry-After", "1")]))
                 case .unavailable:
-                    // The shared store is lost: §1's `unavailable`, in its envelope too, beside the probe's status.
-                    .now(
-                        ErrorEnvelope.response(
-                            for: .storeUnreachable, headers: [("Retry-After", "1")],
-                            alongside: ["status": "unavailable"]))
+                    // The shared store is lost: §1's `unavailable` (with its `Retry-After`), in its envelope too,
+                    // beside the probe's status.
+                    .now(ErrorEnvelope.response(for: .storeUnreachable, alongside: ["status": "unavailable"]))
                 }
             },
             Endpoint("GET", "/openapi.json", .open) { _, _ in

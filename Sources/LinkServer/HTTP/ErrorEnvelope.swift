@@ -30,11 +30,17 @@ enum ErrorEnvelope {
 
     /// The error envelope `{"error": {"code", "message", "details"}}` with the matching status: one shape for every
     /// error (API.md §1), `details` an empty object when the error has none. `alongside` are members written before
-    /// `error` (`/readyz`'s `status`).
+    /// `error` (`/readyz`'s `status`). A 503 `unavailable` says when to try again (`Retry-After: 1`, RFC 9110
+    /// §10.2.3) unless `headers` do: while a shared store is known to be lost it is answered at once, and a client
+    /// that retried at once would only spin.
     static func response(
         for error: LinkError, headers: [(String, String)] = [], alongside: JSONObject = [:]
     ) -> Response {
-        .json(
+        var headers = headers
+        if error.code == .unavailable, !headers.contains(where: { $0.0 == "Retry-After" }) {
+            headers.append(("Retry-After", "1"))
+        }
+        return .json(
             writing: { writer in
                 writer.beginObject()
                 for (key, value) in alongside {

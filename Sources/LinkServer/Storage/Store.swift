@@ -69,6 +69,9 @@ protocol Store: Sendable {
     var isShared: Bool { get }
     /// The revision of each shared table: it grows with every committed change to that table.
     func revisions() throws -> [SharedTable: Int]
+    /// ``revisions()`` read by ``StoreFollower``: tried even while the store is known to be out of reach
+    /// (``failFast(while:)``), since it is what finds the store again.
+    func probeRevisions() throws -> [SharedTable: Int]
     /// Replaces every API route tree when the routes' revision is still `revision`, answering the new revision;
     /// throws ``StoreConflict`` when another instance changed the routes first.
     func replaceRouteTrees(_ trees: [JSONValue], ifRevision revision: Int) throws -> Int
@@ -81,6 +84,10 @@ protocol Store: Sendable {
     /// Why the store is out of reach, as the database or the network says it (a call answers only `unavailable`),
     /// for the follower's log line; may take a connection attempt. `nil` for a store that is never out of reach.
     func diagnoseUnreachable() -> String?
+    /// Given by ``StoreFollower`` as it starts: whether it finds the store out of reach (`/readyz` 503). While it
+    /// does, a shared store answers every call but ``probeRevisions()`` `unavailable` at once rather than after a
+    /// connection attempt (a circuit breaker: the follower's poll is the probe).
+    func failFast(while knownUnreachable: @escaping @Sendable () -> Bool)
     /// Sets what a slot shows when it still shows `previous` (compared by `id` and `since`); throws
     /// ``StoreConflict`` when another instance changed the slot first. `events` (the change's `slotChanged`, from
     /// ``EventHub/storedEvent(_:extra:time:)``: only a store that keeps the event log has any) are appended in the
@@ -96,6 +103,8 @@ extension Store {
 
     func revisions() throws -> [SharedTable: Int] { [:] }
 
+    func probeRevisions() throws -> [SharedTable: Int] { try revisions() }
+
     func replaceRouteTrees(_ trees: [JSONValue], ifRevision revision: Int) throws -> Int {
         try replaceRouteTrees(trees)
         return revision
@@ -104,6 +113,8 @@ extension Store {
     func reconnect() {}
 
     func diagnoseUnreachable() -> String? { nil }
+
+    func failFast(while knownUnreachable: @escaping @Sendable () -> Bool) {}
 
     func saveSlot(
         _ name: String, _ presentation: Presentation?, replacing previous: Presentation?,

@@ -48,6 +48,8 @@ final class StoreFollower: Sendable {
     /// Catches up once, then polls on a timer thread.
     func start() {
         poll()
+        // Once `/readyz` says the store is lost, other calls stop waiting on it; this poll goes on probing it.
+        store.failFast { [weak self] in self.map { !$0.isReachable } ?? false }
         let timer = DeadlineTimer(name: "linkserver-store-follower") { [self] now in
             poll()
             return now + StoreFollower.interval
@@ -69,7 +71,7 @@ final class StoreFollower: Sendable {
     func poll() {
         let revisions: [SharedTable: Int]
         do {
-            revisions = try store.revisions()
+            revisions = try store.probeRevisions()
         } catch {
             if !failing.exchange(true, ordering: .relaxed) {
                 // The error itself is `unavailable`; the store finds what the database or the network says, off

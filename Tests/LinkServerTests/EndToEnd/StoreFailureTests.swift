@@ -25,6 +25,8 @@ import Testing
             for (target, body) in writes {
                 let refused = try client.post(target, body)
                 #expect(refused.status == 503, "\(target)")
+                // Every 503 `unavailable` says when to try again (RFC 9110 §10.2.3).
+                #expect(refused.header("retry-after") == "1")
                 let error = refused.json?["error"]
                 #expect(error?["code"] == "unavailable")
                 #expect(error?["message"] == "The store cannot write: the disk is full")

@@ -79,6 +79,32 @@ extension PostgresSuites {
             }
         }
 
+        /// While the follower knows the store is out of reach, every call but its own probe is `unavailable` at once,
+        /// without touching the database (here reachable, so a write that went through would show); reached again,
+        /// calls go through.
+        @Test func aKnownOutageAnswersUnavailableWithoutTryingAndTheProbeStillTries() async throws {
+            try await Self.onTwoStores { (a, b) throws in
+                try a.setMeta("probe.test", "before")
+                let lost = Atomic(true)
+                a.failFast { lost.load(ordering: .relaxed) }
+                #expect(throws: LinkError.storeUnreachable) { try a.setMeta("probe.test", "during") }
+                #expect(throws: LinkError.storeUnreachable) { try a.meta("probe.test") }
+                #expect(throws: LinkError.storeUnreachable) {
+                    try a.replaceRouteTrees([["path": "/during"]], ifRevision: 0)
+                }
+                // A write's own read of the revisions (a route write publishes what others committed first) too.
+                #expect(throws: LinkError.storeUnreachable) { try a.revisions() }
+                // The follower's read of them is the probe: it goes to the database.
+                #expect(try a.probeRevisions()[.routes] == 0)
+                // The other instance's store is not this one's follower's business.
+                #expect(try b.meta("probe.test") == "before")
+                lost.store(false, ordering: .relaxed)
+                #expect(try a.meta("probe.test") == "before")
+                try a.setMeta("probe.test", "after")
+                #expect(try b.meta("probe.test") == "after")
+            }
+        }
+
         /// A transaction whose work outlasts its caller is rolled back, not committed after the caller was answered
         /// `unavailable`. The second insert of the same key waits for the first transaction's end, so it tells its
         /// outcome without a sleep: it inserts only if the first was rolled back.

@@ -38,9 +38,10 @@ extension PostgresSuites {
                         == statsBefore + 1
                 })
             // A live `linkClick` subscription: a click does not wait on the lost store to announce itself.
-            #expect(
-                try api.post("/v1/events/subscriptions", ["events": [["name": "linkClick"]], "ttl": 600]).status
-                    == 201)
+            let subscribed = try api.post(
+                "/v1/events/subscriptions", ["events": [["name": "linkClick"]], "ttl": 600])
+            #expect(subscribed.status == 201)
+            let subscription = try #require(subscribed.json?["id"]?.stringValue)
 
             try PostgresTestDatabase.control("stop")
             var restarted = false
@@ -63,11 +64,21 @@ extension PostgresSuites {
             #expect(lost?.contains("a new connection: ") == true, "\(lost ?? "no line")")
             #expect(lost?.contains("a new connection succeeds") == false, "\(lost ?? "no line")")
             #expect(ready.errorCode == "unavailable")
-            // Writes fail with `unavailable`; reads and resolves keep working from the last state.
+            // Writes fail with `unavailable`; reads and resolves keep working from the last state. Once the outage
+            // is known (`/readyz` 503) they fail at once, as a poll does, rather than each waiting for a connection
+            // from the pool that is backing off (2–4 s: a poll with `wait=1` took longer than its wait).
+            let writing = ContinuousClock.now
             let write = try api.post("/v1/routes", ["path": "/during"])
+            let wrote = ContinuousClock.now - writing
             #expect(
                 write.status == 503 && write.errorCode == "unavailable",
                 "\(write.status) \(write.text) \(a.log.suffix(3000))")
+            #expect(write.header("retry-after") == "1")
+            let polling = ContinuousClock.now
+            let poll = try api.get("/v1/events/subscriptions/\(subscription)?wait=1")
+            let polled = ContinuousClock.now - polling
+            #expect(poll.status == 503 && poll.errorCode == "unavailable", "\(poll.status) \(poll.text)")
+            #expect(wrote < .seconds(1) && polled < .seconds(1), "a write took \(wrote), a poll \(polled)")
             #expect(try api.get("/v1/resolve?url=/users/7").status == 200)
             #expect(try HTTPClient(port: b.port).get("/v1/routes").status == 200)
             // Clicks are answered, without waiting on the store (each waited the store's timeout, ~4 s, to emit

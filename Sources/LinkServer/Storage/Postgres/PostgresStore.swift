@@ -137,11 +137,14 @@ final class PostgresStore: Store {
     /// be answered within ``clickTimeout`` whatever the database does: its count or token may then be stored after
     /// the answer), end at `timeout`, so that a silent network holds no one past it (the follower's reads tell an
     /// outage within seconds).
+    ///
+    /// While the follower knows the store is out of reach (``failFast(while:)``) a call is `unavailable` at
+    /// once; only a `probe` (the follower's own read) is tried.
     func run<Value: Sendable>(
-        timeout: Duration = PostgresStore.timeout, commits: Bool = false,
+        timeout: Duration = PostgresStore.timeout, commits: Bool = false, probe: Bool = false,
         _ work: @escaping @Sendable (PostgresConnection, Logger) async throws -> Value
     ) throws -> Value {
-        try call(timeout: timeout) { client, logger, commitment in
+        try call(timeout: timeout, probe: probe) { client, logger, commitment in
             try await client.withConnection { connection in
                 if commits { try commitment.begin() }
                 return try await work(connection, logger)
@@ -151,9 +154,10 @@ final class PostgresStore: Store {
 
     /// Runs `work` with the pool and the call's ``AsyncBridge/Commitment``, translating failures.
     private func call<Value: Sendable>(
-        timeout: Duration,
+        timeout: Duration, probe: Bool = false,
         _ work: @escaping @Sendable (PostgresClient, Logger, AsyncBridge.Commitment) async throws -> Value
     ) throws -> Value {
+        if !probe, knownUnreachable.withLock({ $0 })() { throw LinkError.storeUnreachable }
         do {
             return try AsyncBridge.wait(timeout: timeout, commitLimit: PostgresStore.commitLimit) {
                 [client, logger] commitment in
@@ -170,6 +174,16 @@ final class PostgresStore: Store {
 
     /// The reason of the last call found out of reach.
     private let lastCause = Mutex<String?>(nil)
+
+    /// Whether the follower finds the store out of reach; never before it starts.
+    private let knownUnreachable = Mutex<@Sendable () -> Bool>({ false })
+
+    /// While the follower finds the database out of reach, calls are `unavailable` at once: each would otherwise
+    /// wait for a connection from a pool that is backing off (1–4 s, measured), holding its caller's thread, and a
+    /// poll would outlast its `wait`. The follower's poll goes on trying; once it gets through, calls do too.
+    func failFast(while knownUnreachable: @escaping @Sendable () -> Bool) {
+        self.knownUnreachable.withLock { $0 = knownUnreachable }
+    }
 
     /// The last call's reason, and what a new connection meets: a call that found the database gone usually only
     /// timed out waiting for the pool, whose own connection errors are not handed out ("Connection refused" is).
@@ -233,8 +247,16 @@ final class PostgresStore: Store {
     }
 
     func revisions() throws -> [SharedTable: Int] {
+        try revisions(probe: false)
+    }
+
+    func probeRevisions() throws -> [SharedTable: Int] {
+        try revisions(probe: true)
+    }
+
+    private func revisions(probe: Bool) throws -> [SharedTable: Int] {
         // A short bound: the follower calls this every 250 ms and reports an unreachable store within seconds.
-        let rows = try run(timeout: .seconds(2)) { connection, logger in
+        let rows = try run(timeout: .seconds(2), probe: probe) { connection, logger in
             try await connection.query("SELECT name, revision FROM change_revision", logger: logger)
                 .collectRows(String.self, Int.self)
         }
