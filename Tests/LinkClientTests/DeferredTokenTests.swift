@@ -6,7 +6,9 @@ import Testing
     @Test(
         arguments: [
             ("https://links.example.com/users/42?lst=abc_-1", ["links.example.com"], "abc_-1"),
-            ("  https://links.example.com/users/42?x=1&lst=tok\n", [], "tok"),
+            ("  https://links.example.com/users/42?x=1&lst=tok\n", ["links.example.com"], "tok"),
+            // With no hosts no link is claimed: a pasteboard can hold a stranger's link and its token.
+            ("https://links.example.com/users/42?lst=tok", [], nil),
             ("https://go.example.org/a?lst=t", ["*.example.org"], "t"),
             ("https://evil.example.net/a?lst=t", ["links.example.com"], nil),
             ("https://links.example.com/users/42", ["links.example.com"], nil),

@@ -23,6 +23,21 @@ import Testing
         #expect(error.retryAfter == 7)
     }
 
+    /// An envelope without a message (another version's, a proxy's) keeps its code: it was `unknown`.
+    @Test func anEnvelopeWithoutAMessageKeepsItsCode() async throws {
+        let body = #"{"error":{"code":"unavailable"}}"#
+        let server = CannedServer(
+            response: "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        let error = try await #require(throws: LinkServiceError.self) {
+            try await server.client().resolve(url: "/users/42")
+        }
+        #expect(error.status == 503)
+        #expect(error.code == .unavailable)
+        #expect(error.message == "")
+        #expect(error.retryAfter == 1)
+    }
+
     /// An error answer that is not the envelope (a proxy's page) is still a typed error, with the `unknown` code and
     /// the body's start as its message; one past the 1 MiB read is cut, not a transport error without a status.
     @Test(arguments: ["<html>Bad gateway</html>", String(repeating: "x", count: 2 << 20)])
@@ -79,5 +94,16 @@ import Testing
         let later = try #require(UserDefaults(suiteName: suite))
         #expect(InstallID.persistent(defaults: later) == first)
         #expect(InstallID.persistent(defaults: defaults, key: "another") != first)
+        #if !canImport(Darwin)
+            // swift-corelibs-foundation writes defaults to disk only when asked: the id must be in the suite's file
+            // (`$XDG_CONFIG_HOME`, else `~/.config`), or a later launch makes another.
+            let environment = ProcessInfo.processInfo.environment
+            let folder =
+                environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config")
+            let file = folder.appendingPathComponent("\(suite).plist")
+            let stored = try PropertyListSerialization.propertyList(from: Data(contentsOf: file), format: nil)
+            #expect((stored as? [String: Any])?["LinkClient.installID"] as? String == first)
+        #endif
     }
 }

@@ -97,6 +97,35 @@ import Testing
         #expect(error.operation == "pollSubscription")
     }
 
+    /// A 503 is retried no sooner than its `Retry-After`, whatever the back-off (here none): while a shared store
+    /// is lost the service answers at once, and a retry at once would spin.
+    @Test func aPollAnswered503WaitsForItsRetryAfter() async throws {
+        let polls = Mutex(0)
+        let server = CannedServer { line in
+            if line.hasPrefix("POST /v1/events/subscriptions ") { return Self.created("s1", cursor: 0) }
+            if line.hasPrefix("GET /v1/events/subscriptions/s1?") {
+                let first = polls.withLock { count in
+                    count += 1
+                    return count == 1
+                }
+                guard first else { return Self.events([1], cursor: 1) }
+                let body = #"{"error":{"code":"unavailable","message":"The shared store cannot be reached"}}"#
+                return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            }
+            if line.hasPrefix("DELETE ") { return Self.noContent }
+            return nil
+        }
+        let client = server.client()
+        let events = Collector(client.events([.path("/c/:i")], wait: 0, backoff: Backoff(initial: 0, maximum: 0)))
+        defer { Task { await events.cancel() } }
+        #expect(try await events.nextEvent().seq == 1)
+        let times = server.received.requests(startingWith: "GET /v1/events/subscriptions/s1?").map(\.at)
+        // The first poll (503) and the retry that answered the event; the collector may have polled again since.
+        try #require(times.count >= 2)
+        #expect(times[1] - times[0] >= .seconds(1), "retried after \(times[1] - times[0])")
+    }
+
     /// A timed-out subscribe backs off, as other failures do; only a timed-out long-poll is retried at once
     /// (API.md §14). A request given up is left running on Linux (``DetachedCall``), so retrying subscribes at
     /// once could leave one unused subscription on an overloaded service per timeout.

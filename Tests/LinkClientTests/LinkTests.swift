@@ -85,8 +85,12 @@ import Testing
     /// §14 "with a kept installId": a client made without one claims with the id kept across launches, so a
     /// retried claim (its answer lost) gets the link again instead of `unknown_token`.
     @Test func aClientWithoutAnInstallIDClaimsWithTheKeptOne() async throws {
-        // The test process's own defaults; the id made here is not left behind.
-        defer { UserDefaults.standard.removeObject(forKey: "LinkClient.installID") }
+        // The test process's own defaults; the id made here is not left behind (on disk either: swift-corelibs-
+        // foundation writes defaults only when asked, and `InstallID` asks).
+        defer {
+            UserDefaults.standard.removeObject(forKey: "LinkClient.installID")
+            UserDefaults.standard.synchronize()
+        }
         try await Self.linksServer { server, _ in
             let referrer = try await Self.androidClickReferrer(server, path: "/users/8")
             let app = LinkClient(baseURL: server.linksURL)

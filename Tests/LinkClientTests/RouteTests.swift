@@ -32,6 +32,19 @@ import Testing
         }
     }
 
+    /// A name may be `.` or `..` (§3): sent as `%2E%2E`, since URLSession would resolve `/v1/routes/..` to `/v1/`.
+    @Test func aRouteNamedDotDotIsReachedByItsName() async throws {
+        try await withLiveServer { server in
+            let client = server.client()
+            try await client.register(RouteDefinition(path: "/dots", name: ".."))
+            try await client.register(RouteDefinition(path: "/dot", name: "."))
+            #expect(try await client.route(named: "..").pattern == "/dots")
+            #expect(try await client.route(named: ".").pattern == "/dot")
+            try await client.deleteRoute(named: "..")
+            #expect(try await client.routes().map(\.name) == ["."])
+        }
+    }
+
     @Test func writesWithoutTheTokenAreUnauthorizedAndConflictsAreTyped() async throws {
         try await withLiveServer { server in
             let reader = server.client(admin: false)

@@ -46,6 +46,18 @@ import Testing
         }
     }
 
+    /// Slot names and ids may be `..` (§11): sent escaped, not resolved away by URLSession (a present went to
+    /// `POST /v1/present`).
+    @Test func aSlotAndAnIdNamedDotDotAreReached() async throws {
+        try await withLiveServer { server in
+            let admin = server.client()
+            #expect(try await admin.present(in: "..", id: "..", priority: 1) == .presented(replaced: nil))
+            #expect(try await admin.presentation(in: "..")?.id == "..")
+            try await admin.dismiss(in: "..", id: "..")
+            #expect(try await admin.presentation(in: "..") == nil)
+        }
+    }
+
     /// Priorities are 64-bit integers (§11): every one is sent exactly, the extremes included.
     @Test(arguments: [Int.max, Int.min, (1 << 53) + 1])
     func everyPriorityIsSentExactly(priority: Int) async throws {

@@ -92,7 +92,9 @@ final class EventPoller {
                 lostSubscription = true
                 if !polledSinceSubscribing, await !pause() { break polling }
             } catch let error as LinkServiceError where error.status >= 502 && error.status <= 504 {
-                if await !pause() { break polling }
+                // Not before the service's `Retry-After` (every 503 `unavailable` has one): while a shared store
+                // is lost the service answers at once, and many clients retrying within it would only add load.
+                if await !pause(atLeast: Double(error.retryAfter ?? 0)) { break polling }
             } catch {
                 await finish()
                 throw error
@@ -154,9 +156,10 @@ final class EventPoller {
         }
     }
 
-    /// Waits before the next retry; `false` when the task was cancelled meanwhile.
-    private func pause() async -> Bool {
-        let delay = backoff.delay(attempt: failures)
+    /// Waits before the next retry, the back-off's delay or `atLeast` seconds if longer; `false` when the task was
+    /// cancelled meanwhile.
+    private func pause(atLeast: Double = 0) async -> Bool {
+        let delay = max(atLeast, backoff.delay(attempt: failures))
         failures += 1
         do {
             try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))

@@ -4,12 +4,13 @@ import Foundation
 public enum DeferredToken {
     /// The token in `text`: a link copied by the iOS landing page (its `lst` query item), or an Android install
     /// referrer (`…&linkserver_token=<token>&…`, decoded once). `nil` when there is none.
-    /// - Parameter hosts: when not empty, a URL's host must be one of these (the service's `links.hosts`), so a
-    ///   stranger's link on the pasteboard is never claimed.
+    /// - Parameter hosts: a URL's host must be one of these (the service's `links.hosts`; `*.example.com` for any
+    ///   name under it), so a stranger's link on the pasteboard is never sent to the service: with none, no URL is
+    ///   claimed, as ``link(inPasteboard:hosts:)`` finds none. An install referrer needs no hosts.
     public static func find(in text: String, hosts: [String] = []) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if let components = webLink(trimmed) {
-            if !hosts.isEmpty && !isOn(hosts, components) { return nil }
+            guard isOn(hosts, components) else { return nil }
             return nonEmpty(components.queryItems?.last { $0.name == "lst" }?.value)
         }
         // An install referrer is a form-encoded query string.

@@ -10,6 +10,11 @@ public enum InstallID {
             if let id = defaults.string(forKey: key), !id.isEmpty { return id }
             let id = UUID().uuidString
             defaults.set(id, forKey: key)
+            #if !canImport(Darwin)
+                // swift-corelibs-foundation (Linux, Android) writes defaults to disk only when asked: without this
+                // the id was lost at exit, and a claim retried after a restart was `unknown_token`.
+                defaults.synchronize()
+            #endif
             return id
         }
     }

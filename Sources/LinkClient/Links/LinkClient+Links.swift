@@ -24,7 +24,8 @@ extension LinkClient {
     }
 
     /// Claims the deferred link in a pasteboard string or an install referrer, if it holds a token (see
-    /// ``DeferredToken/find(in:hosts:)``); `nil` when it holds none, or when the token is unknown or used.
+    /// ``DeferredToken/find(in:hosts:)``); `nil` when it holds none, or when the token is unknown or used. A link
+    /// on the pasteboard counts only on one of `hosts` (the service's `links.hosts`): pass them on iOS.
     public func claimDeferred(from text: String, hosts: [String] = []) async throws -> DeferredLink? {
         guard let token = DeferredToken.find(in: text, hosts: hosts) else { return nil }
         do {

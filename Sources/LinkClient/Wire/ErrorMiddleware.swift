@@ -29,18 +29,19 @@ struct ErrorMiddleware: ClientMiddleware {
         let retryAfter = headers[.retryAfter].flatMap { Int($0) }
         if let envelope = try? JSONDecoder().decode(Envelope.self, from: body) {
             return LinkServiceError(
-                status: status, code: ErrorCode(rawValue: envelope.error.code), message: envelope.error.message,
+                status: status, code: ErrorCode(rawValue: envelope.error.code), message: envelope.error.message ?? "",
                 details: envelope.error.details ?? .null, retryAfter: retryAfter)
         }
         let text = String(decoding: body.prefix(200), as: UTF8.self)
         return LinkServiceError(status: status, code: .unknown, message: text, retryAfter: retryAfter)
     }
 
-    /// `{"error": {"code", "message", "details"}}` (API.md §1), decoded leniently: any code string is accepted.
+    /// `{"error": {"code", "message", "details"}}` (API.md §1), decoded leniently: any code string is accepted, and
+    /// an envelope without a message (a proxy's, another version's) still gives its code.
     private struct Envelope: Decodable {
         struct Body: Decodable {
             let code: String
-            let message: String
+            let message: String?
             let details: JSONValue?
         }
         let error: Body

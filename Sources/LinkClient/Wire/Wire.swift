@@ -18,7 +18,7 @@ struct Wire: Sendable {
             serverURL: baseURL,
             configuration: Configuration(dateTranscoder: RFC3339Transcoder()),
             transport: URLSessionTransport(configuration: .init(session: session)),
-            middlewares: [AuthorizationMiddleware(token: token), ErrorMiddleware()]
+            middlewares: [AuthorizationMiddleware(token: token), DotSegmentMiddleware(), ErrorMiddleware()]
         )
     }
 
