@@ -36,7 +36,9 @@ public final class LinkClient: Sendable {
     ///     made on the first claim).
     ///   - session: the `URLSession` for ordinary calls. Event long-polls use a session of their own, with this
     ///     one's configuration, delegate (certificate pinning, authentication challenges, metrics) and delegate
-    ///     queue, and a longer request timeout (``events(_:wait:ttl:backoff:)``).
+    ///     queue, and a longer request timeout (``events(_:wait:ttl:backoff:)``). So that delegate also hears of
+    ///     sessions it did not make: each event sequence's, including its `urlSession(_:didBecomeInvalidWithError:)`
+    ///     when the sequence ends. A delegate that keeps state per session should compare the session it is given.
     public init(baseURL: URL, token: String? = nil, installID: String? = nil, session: URLSession = .shared) {
         self.baseURL = baseURL
         self.token = token
