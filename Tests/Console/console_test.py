@@ -430,6 +430,8 @@ def try_a_link_and_read_the_chain(server, console):
     console.wait_text("#try-outcome", "No route matches this link")
     console.wait_text("#try-resolution", "404 no_match")
     assert console.find("#decision").get_attribute("data-decision") == "not_found"
+    # A decision without a resolution draws no chain (it drew the text "null").
+    assert "null" not in console.find("#decision").text.split(), console.find("#decision").text
     # By name and parameters.
     console.select("#try-mode", "name")
     console.type("#try-name", "spring")
@@ -667,6 +669,9 @@ def an_emitted_event_appears_in_the_tail(server, console):
     console.type("#tail-patterns", "seek/:progress")
     console.find("#tail-form button[type=submit]").click()
     console.wait_text("#tail-state", "400 invalid_pattern", timeout=15)
+    # Retrying cannot mend it: the tail stops, saying so (it said "Retrying" for ever), and offers to resume.
+    assert console.find("#tail-state").text.startswith("Stopped"), console.find("#tail-state").text
+    assert console.find("#tail-pause").text == "Resume"
     console.type("#tail-patterns", "/seek/:progress")
     console.find("#tail-form button[type=submit]").click()
     console.wait_text("#tail-state", "Live", timeout=15)
@@ -720,8 +725,55 @@ def an_emitted_event_appears_in_the_tail(server, console):
     console.go("routes")
     console.wait(lambda: console.driver.execute_script(
         "return document.getElementById('tail-state').textContent") == "Paused", "the tail paused on leaving")
+    # Paused by leaving, the button says so too (it read "Pause" beside "Paused").
+    assert console.driver.execute_script("return document.getElementById('tail-pause').textContent") == "Resume"
     console.go("events")
     console.wait_text("#tail-state", "Live", timeout=15)
+    assert console.find("#tail-pause").text == "Pause"
+
+
+def the_tail_shows_dropped_events_and_a_lost_subscription(server, console):
+    """A poll answering more events than the list keeps, with some dropped: the notice stays in view (it was drawn
+    first and trimmed away with the oldest rows). Then the subscription is lost (a server restart): the new one is
+    marked as a gap in the list."""
+    console.go("events")
+    console.wait_text("#tail-state", "Live", timeout=15)
+    console.driver.execute_script("""
+        window.__stub = "missed";
+        const real = window.__realFetch || window.fetch;
+        window.__realFetch = real;
+        window.fetch = (url, init) => {
+          const poll = String(url).includes("/v1/events/subscriptions/") && (!init || !init.method || init.method === "GET");
+          if (poll && window.__stub === "missed") {
+            window.__stub = null;
+            const events = Array.from({length: 250}, (_, i) => ({seq: 900000 + i, name: null, pattern: "/seek/:progress",
+              location: `/seek/b${i}`, params: {progress: `b${i}`}, query: {}, extra: null, time: new Date().toISOString()}));
+            return Promise.resolve(new Response(JSON.stringify({events, cursor: 0, missed: 7}),
+              {status: 200, headers: {"Content-Type": "application/json"}}));
+          }
+          if (poll && window.__stub === "lost") {
+            window.__stub = null;
+            return Promise.resolve(new Response(JSON.stringify({error: {code: "subscription_not_found",
+              message: "No such subscription.", details: {}}}), {status: 404, headers: {"Content-Type": "application/json"}}));
+          }
+          return real(url, init);
+        };""")
+    # The next poll is the stub's: release the waiting one by emitting.
+    server.call("POST", "/v1/events/emit", {"loc": "/seek/1"})
+    console.wait_text("#event-list", "/seek/b249", timeout=15)
+    console.wait_text("#event-list li.missed", "7 older events were dropped")
+    assert len(console.finds("#event-list > li.event")) == 200
+    # Newer events push older rows out, not the notice (it was the first row trimmed).
+    server.call("POST", "/v1/events/emit", {"loc": "/seek/after"})
+    console.wait_text("#event-list", "/seek/after", timeout=15)
+    console.wait_text("#event-list li.missed", "7 older events were dropped")
+    console.driver.execute_script("window.__stub = 'lost'")
+    server.call("POST", "/v1/events/emit", {"loc": "/seek/2"})
+    console.wait_text("#event-list li.gap", "The subscription was lost", timeout=15)
+    console.wait_text("#tail-state", "Live", timeout=15)
+    console.driver.execute_script("window.fetch = window.__realFetch")
+    server.call("POST", "/v1/events/emit", {"loc": "/seek/3"})
+    console.wait_text("#event-list", "/seek/3", timeout=15)
 
 
 def a_click_shows_up_in_the_chart(server, console):
@@ -878,6 +930,44 @@ def association_files_flag_shadowed_and_case_insensitive_routes(server, console)
     console.wait_text('#apple-components tr[data-route="later"]', "/later/")
 
 
+def association_shadowing_reads_globs_as_devices_do(server, console):
+    """Samples are encoded as the globs are (`&`, `=` stay as written), so a route is not flagged as shadowed by a
+    later catch-all; a catch-all is tried over several segments, so a route it loses to on the device is flagged; a
+    pattern thousands of characters long wraps instead of widening the table."""
+    added = [{"path": "/*all", "name": "everything"},
+             {"path": "/amp/a&b/:c", "name": "amp"},
+             {"path": "/eq/k=v", "name": "eq"},
+             {"path": "/docs/*path", "name": "docs"},
+             {"path": "/docs/:a/edit", "name": "docsEdit", "link": {"appLinks": False}},
+             {"path": "/long/" + "x" * 3000, "name": "long"}]
+    for route in added:
+        status, _, body = server.call("POST", "/v1/routes", route)
+        assert status == 201, body
+    try:
+        console.go("association")
+        console.find("#association-refresh").click()
+        docs = console.wait_text('#apple-components tr[data-route="docs"]', "Shadowed")
+        assert "docsEdit" in docs.text and "stays in the browser" in docs.text, docs.text
+        for name in ["amp", "eq"]:
+            row = console.wait_text(f'#apple-components tr[data-route="{name}"]', "/")
+            assert "Shadowed" not in row.text, row.text
+        width = console.driver.execute_script("return document.getElementById('apple-components').scrollWidth")
+        assert width < 2000, f"the table is {width} px wide"
+        # Short texts keep their natural breaks: a row's number and a route's name are never cut mid-word.
+        number = console.find('#apple-components tr[data-route="amp"] td')
+        assert "\n" not in number.text, repr(number.text)
+        status, _, body = server.call("POST", "/v1/resources", {"path": "/wide/" + "y" * 2000, "value": 1})
+        assert status == 201, body
+        console.go("resources")
+        console.wait(lambda: console.finds('#resource-list tr[data-path^="/wide/"]'), "the long resource")
+        width = console.driver.execute_script("return document.querySelector('#resource-list table').scrollWidth")
+        assert width < 2000, f"the resources table is {width} px wide"
+        server.call("DELETE", "/v1/resources?path=/wide/" + "y" * 2000)
+    finally:
+        for route in added:
+            server.call("DELETE", "/v1/routes/" + route["name"])
+
+
 def a_qr_code_for_a_link(server, console):
     console.open("qr?url=" + "https%3A%2F%2Flinks.example.com%2Fspring%2FSPRING")
     console.wait(lambda: console.finds("#qr-image svg path"), "the QR code")
@@ -988,6 +1078,14 @@ def every_control_has_a_label_and_the_keyboard_reaches_the_nav(server, console):
     assert console.driver.execute_script("return location.hash") == "#slots"
 
 
+def a_fragment_naming_no_view_opens_the_routes(server, console):
+    # `#constructor` named an inherited property of the views' table: a TypeError and a blank page.
+    for fragment in ["constructor", "__proto__", "toString", "nothing"]:
+        console.open(fragment)
+        console.wait(lambda: not console.find("#view-routes").get_attribute("hidden"), f"the routes view for #{fragment}")
+    # (An error thrown meanwhile would also fail no_errors_in_the_browser below.)
+
+
 def readable_at_360_pixels(server, console):
     console.driver.set_window_size(360, 800)
     wide = []
@@ -1053,15 +1151,18 @@ CHECKS = [
     create_a_computed_resource_and_choose_on_exists,
     delete_a_resource_and_meet_a_changed_revision,
     an_emitted_event_appears_in_the_tail,
+    the_tail_shows_dropped_events_and_a_lost_subscription,
     a_click_shows_up_in_the_chart,
     clicks_for_a_date_range,
     slots_present_dismiss_and_watch,
     a_lower_priority_waits_and_a_dismiss_meets_what_replaced_it,
     association_files_flag_shadowed_and_case_insensitive_routes,
+    association_shadowing_reads_globs_as_devices_do,
     a_qr_code_for_a_link,
     qr_code_size_error_correction_and_downloads,
     sign_out_and_in_from_the_header,
     every_control_has_a_label_and_the_keyboard_reaches_the_nav,
+    a_fragment_naming_no_view_opens_the_routes,
     readable_at_360_pixels,
     no_errors_in_the_browser,
     with_a_read_token_the_console_asks_for_one_and_reads_with_it,

@@ -18,7 +18,8 @@ const built = new Set();
 /** Shows the view named by the fragment (`#try?url=/promo`), building it on first use. */
 function show() {
   const [name, paramText] = location.hash.slice(1).split("?");
-  const view = views[name] ? name : "routes";
+  // Own names only: `#constructor` or `#__proto__` named an inherited property and blanked the page.
+  const view = Object.hasOwn(views, name) ? name : "routes";
   const parameters = new URLSearchParams(paramText || "");
   for (const key of Object.keys(views)) {
     const section = document.getElementById(`view-${key}`);

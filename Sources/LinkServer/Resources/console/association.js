@@ -1,7 +1,7 @@
 // App association: the two files the operating systems read (API.md §7), with the routes the devices would
 // send elsewhere than LinkServer does (shadowed components) and case-insensitive routes Android cannot honour.
 import { get } from "./api.js";
-import { h, pretty, Status } from "./dom.js";
+import { h, pretty, Status, wrapping } from "./dom.js";
 
 const segments = (pattern) => pattern.split("/").filter(Boolean);
 const kind = (segment) => (segment.startsWith(":") ? 1 : segment.startsWith("*") ? 2 : 0);
@@ -60,17 +60,43 @@ function globRegex(glob, caseSensitive) {
   return new RegExp(`^${body}$`, caseSensitive ? "" : "i");
 }
 
-/** Concrete paths of a route, with parameters filled by "x" or by literals other routes have at that position. */
+/**
+ * A path segment percent-encoded as the server writes a glob's literal (AssociationComponent.glob): RFC 3986's
+ * segment characters stay (`&`, `=`, `+`, `:`, `@`…), `*` is `%2A`. encodeURIComponent also escaped `& = + $ , ; :
+ * @`, so a sample missed its own component and was flagged as shadowed by a later catch-all.
+ */
+export function encodeSegment(text) {
+  return encodeURIComponent(text)
+    .replace(/\*/g, "%2A")
+    .replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => decodeURIComponent(escape));
+}
+
+/**
+ * Concrete paths of a route, with parameters filled by "x" or by literals other routes have at that position. A
+ * catch-all takes one segment or more: besides "x", the rest of every other route from there (and that rest after
+ * one more segment), so `/docs/x/y/edit` is tried for `/docs/*path` beside `/docs/:a/edit`.
+ */
 function samples(route, routes) {
   const pattern = segments(route.pattern);
   let paths = [[]];
   pattern.forEach((segment, index) => {
     // Literals decoded, then each path encoded once, as a browser sends it (a pattern's `%20` is not sent `%2520`).
     const literals = routes.map((r) => segments(r.pattern)[index]).filter((s) => s && kind(s) === 0).map(decoded);
-    const values = kind(segment) === 0 ? [decoded(segment)] : ["x", ...new Set(literals)];
-    paths = paths.flatMap((path) => values.map((value) => [...path, value])).slice(0, 40);
+    let tails = kind(segment) === 0 ? [[decoded(segment)]] : ["x", ...new Set(literals)].map((value) => [value]);
+    if (kind(segment) === 2) {
+      const rests = routes
+        .map((r) => segments(r.pattern).slice(index))
+        .filter((rest) => rest.length)
+        .map((rest) => rest.map((s) => (kind(s) === 0 ? decoded(s) : "x")));
+      const seen = new Set();
+      tails = [...tails, ...rests, ...rests.map((rest) => ["x", ...rest])].filter((tail) => {
+        const key = JSON.stringify(tail);
+        return !seen.has(key) && seen.add(key);
+      });
+    }
+    paths = paths.flatMap((path) => tails.map((tail) => [...path, ...tail])).slice(0, kind(segment) === 2 ? 120 : 40);
   });
-  return paths.map((path) => `/${path.map(encodeURIComponent).join("/")}`);
+  return paths.map((path) => `/${path.map(encodeSegment).join("/")}`);
 }
 
 /** Per component, the routes whose links a device would send by this component's rule although LinkServer would not. */
@@ -107,8 +133,8 @@ function componentTable(id, components, flags, notes) {
       const extra = notes(component);
       return h("tr", { class: shadowed.length || extra.length ? "flagged" : "", dataset: { route: label || "" } },
         h("td", {}, String(index + 1)),
-        h("td", {}, h("code", {}, component["/"])),
-        h("td", {}, label || "—"),
+        h("td", {}, h("code", { class: wrapping(component["/"]) }, component["/"])),
+        h("td", { class: wrapping(label || "") }, label || "—"),
         h("td", {}, component.exclude ? "no (excluded)" : "yes"),
         h("td", { class: "notes" },
           shadowed.map((f) => h("div", { class: "flag shadowed" }, `Shadowed: ${f.path} reaches LinkServer's ${label}, but devices apply ${f.by} (${f.exclude ? "stays in the browser" : "opens the app"}) first.`)),

@@ -14,6 +14,12 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
+/**
+ * The class of a table cell's text that may be very long (a pattern, a glob, a path): `long` past `over`
+ * characters, so that it wraps anywhere instead of widening the table; short texts keep their natural breaks.
+ */
+export const wrapping = (text, over = 48) => (String(text).length > over ? "long" : undefined);
+
 /** Creates an SVG element. */
 export function svg(tag, attributes = {}, ...children) {
   const element = document.createElementNS("http://www.w3.org/2000/svg", tag);

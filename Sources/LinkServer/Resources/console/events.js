@@ -5,6 +5,17 @@ import { Tail } from "./tail.js";
 
 const limit = 200;
 
+/**
+ * Keeps the newest `limit` events and the notices among them. Notices are not counted: one drawn below a backlog
+ * larger than the list was the first row trimmed, so it was never seen.
+ */
+function trimList(list) {
+  const events = list.querySelectorAll(":scope > li.event");
+  for (let index = events.length - 1; index >= limit; index--) events[index].remove();
+  const notices = list.querySelectorAll(":scope > li.missed");
+  for (let index = notices.length - 1; index >= 20; index--) notices[index].remove();
+}
+
 export const eventsView = {
   build(section) {
     const state = h("div", { id: "tail-state", class: "status", role: "status" }, "Not started");
@@ -13,6 +24,7 @@ export const eventsView = {
     const patterns = h("input", { id: "tail-patterns", name: "patterns", value: "", placeholder: "/seek/:progress, /orders/*rest", autocomplete: "off" });
     const pause = h("button", { type: "button", id: "tail-pause" }, "Pause");
     let tail = null;
+    const trim = () => trimList(list);
 
     const start = async () => {
       const events = [{ name: "linkClick" }, { name: "slotChanged" }];
@@ -21,13 +33,23 @@ export const eventsView = {
       tail = new Tail(events, {
         onEvents: (received, missed) => {
           empty.hidden = true;
-          if (missed) list.prepend(h("li", { class: "missed" }, `${missed} older events were dropped before they were read.`));
+          // Newest first; a notice of events dropped goes below this answer's events (they were older).
           for (const event of received) list.prepend(renderEvent(event));
-          while (list.children.length > limit) list.lastElementChild.remove();
+          if (missed) {
+            const notice = h("li", { class: "missed" }, `${missed} older events were dropped before they were read.`);
+            list.insertBefore(notice, list.children[received.length] ?? null);
+          }
+          trim();
+        },
+        onGap: () => {
+          list.prepend(h("li", { class: "missed gap" }, "The subscription was lost (the server restarted, or it expired) and a new one made: events in between are not shown."));
+          trim();
         },
         onState: (text, error) => {
           state.className = error ? "status error" : "status";
           state.replaceChildren(text, ...(error ? [" — ", ...describeError(error)] : []));
+          // The button says what it will do: a tail stopped by an error, or paused by leaving the view, resumes.
+          pause.textContent = tail?.running ? "Pause" : "Resume";
         },
       });
       pause.textContent = "Pause";

@@ -1,6 +1,6 @@
 // Resources: list, create, edit (with revision conflicts shown) and delete (API.md §4).
 import { get, post, request, query } from "./api.js";
-import { h, field, pretty, parseJSONField, Status } from "./dom.js";
+import { h, field, pretty, parseJSONField, Status, wrapping } from "./dom.js";
 
 export const resourcesView = {
   build(section) {
@@ -22,8 +22,8 @@ export const resourcesView = {
       table.replaceChildren(h("div", { class: "table-wrap" }, h("table", {},
         h("thead", {}, h("tr", {}, ["Path", "Name", "Revision", "Value", ""].map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, resources.map((resource) => h("tr", { dataset: { path: resource.path } },
-          h("td", {}, h("code", {}, resource.path)),
-          h("td", {}, resource.name || "—"),
+          h("td", {}, h("code", { class: wrapping(resource.path) }, resource.path)),
+          h("td", { class: wrapping(resource.name || "") }, resource.name || "—"),
           h("td", { class: "revision" }, String(resource.revision)),
           h("td", {}, h("code", { class: "value" }, "compute" in resource ? `compute: ${JSON.stringify(resource.compute)}` : JSON.stringify(resource.value))),
           h("td", { class: "buttons" },

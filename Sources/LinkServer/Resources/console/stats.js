@@ -1,6 +1,6 @@
 // Clicks: statistics per day as an SVG chart drawn here, a platform breakdown and the top routes (API.md §8).
 import { get, query } from "./api.js";
-import { h, svg, field, Status, lastDays } from "./dom.js";
+import { h, svg, field, Status, lastDays, wrapping } from "./dom.js";
 
 const series = [
   { key: "clicks", label: "Clicks", className: "bar-clicks" },
@@ -106,5 +106,5 @@ function topRoutes(routes) {
   return h("div", { class: "table-wrap" }, h("table", { id: "top-routes" },
     h("thead", {}, h("tr", {}, ["Route", "Clicks", "Opens", "Bots"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, routes.slice(0, 20).map((r) => h("tr", { dataset: { route: r.name || r.pattern } },
-      h("td", {}, h("code", {}, r.pattern), r.name ? ` ${r.name}` : ""), h("td", {}, String(r.clicks)), h("td", {}, String(r.opens)), h("td", {}, String(r.bots)))))));
+      h("td", { class: wrapping(`${r.pattern} ${r.name || ""}`) }, h("code", {}, r.pattern), r.name ? ` ${r.name}` : ""), h("td", {}, String(r.clicks)), h("td", {}, String(r.opens)), h("td", {}, String(r.bots)))))));
 }

@@ -3,10 +3,14 @@
 import { post, request } from "./api.js";
 
 export class Tail {
-  /** `events`: the subscription's `events` array; `onEvents(events, missed)`; `onState(text, error)`. */
-  constructor(events, { onEvents, onState }) {
+  /**
+   * `events`: the subscription's `events` array; `onEvents(events, missed)`; `onGap()` when a lost subscription was
+   * replaced (events in between are not delivered); `onState(text, error)`, with `running` already updated.
+   */
+  constructor(events, { onEvents, onGap, onState }) {
     this.events = events;
     this.onEvents = onEvents;
+    this.onGap = onGap;
     this.onState = onState;
     this.id = null;
     this.cursor = 0;
@@ -18,6 +22,8 @@ export class Tail {
     this.generation = 0;
     // Stopped for good (its subscription deleted): a subscribe still under way is deleted when it answers.
     this.stopped = false;
+    // The subscription was lost (`subscription_not_found`): the next one made is reported as a gap.
+    this.lost = false;
   }
 
   async start() {
@@ -53,6 +59,7 @@ export class Tail {
     while (live()) {
       try {
         if (!this.id) {
+          const replacing = this.lost;
           this.onState("Subscribing…");
           const answer = await post("/v1/events/subscriptions", { events: this.events, ttl: 300 });
           // A subscription made for a loop that was paused meanwhile, or after another loop's, is not kept: it
@@ -63,6 +70,10 @@ export class Tail {
           } else {
             this.id = answer.id;
             this.cursor = answer.cursor;
+            if (replacing) {
+              this.lost = false;
+              this.onGap?.();
+            }
           }
         }
         this.onState("Live: waiting for events");
@@ -79,15 +90,20 @@ export class Tail {
         if (error.name === "AbortError") continue;
         if (error.code === "subscription_not_found") {
           this.id = null;
+          this.lost = true;
           continue;
+        }
+        // What retrying cannot mend (a sign-in cancelled, a pattern refused, too many subscriptions) stops the
+        // tail, saying so; it said "Retrying" for ever.
+        if (error.code === "unauthorized" || error.status === 400 || error.status === 429) {
+          this.running = false;
+          this.onState("Stopped", error);
+          return;
         }
         this.onState(`Retrying in ${backoff / 1000} s`, error);
         await new Promise((resolve) => setTimeout(resolve, backoff));
-        backoff = Math.min(backoff * 2, 30000);
-        if (error.code === "unauthorized" || error.status === 400 || error.status === 429) {
-          if (live()) this.running = false;
-          return;
-        }
+        // At most 10 s between tries: someone is watching, and a restarted server is back in seconds.
+        backoff = Math.min(backoff * 2, 10000);
       }
     }
   }

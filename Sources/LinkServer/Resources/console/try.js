@@ -92,7 +92,7 @@ export const tryView = {
       status.ok();
       if (resolution.status === "fulfilled") resolutionPart.append(...renderResolution(resolution.value));
       else resolutionPart.append(...renderFailure(resolution.reason));
-      if (decision.status === "fulfilled") decisionPart.append(...renderDecision(decision.value));
+      if (decision.status === "fulfilled") decisionPart.append(...renderDecision(decision.value).filter(Boolean));
       else decisionPart.append(h("div", { class: "status error", role: "alert" }, ...describeError(decision.reason)));
     };
     form.addEventListener("submit", (event) => {
