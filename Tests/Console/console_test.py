@@ -431,7 +431,7 @@ def try_a_link_and_read_the_chain(server, console):
     console.wait_text("#try-resolution", "404 no_match")
     assert console.find("#decision").get_attribute("data-decision") == "not_found"
     # A decision without a resolution draws no chain (it drew the text "null").
-    assert "null" not in console.find("#decision").text.split(), console.find("#decision").text
+    assert "null" not in console.find("#try-decision").text.split(), console.find("#try-decision").text
     # By name and parameters.
     console.select("#try-mode", "name")
     console.type("#try-name", "spring")
