@@ -530,7 +530,7 @@ def edit_a_resource_and_hit_a_conflict(server, console):
     console.type("#resource-name", "flags")
     console.type("#resource-value", '{"newCheckout": false}')
     console.find("#resource-submit").click()
-    console.wait_text('[data-status="resource-create"]', "Saved /flags/:platform at revision")
+    console.wait_text('[data-status="resource-create"]', "Created /flags/:platform at revision")
     row = console.wait_text("#resource-list tr", "/flags/:platform")
     row.find_element(By.CSS_SELECTOR, "button").click()
     console.wait(lambda: console.find("#resource-edit-form").is_displayed(), "the edit form")
@@ -573,7 +573,7 @@ def create_a_computed_resource_and_choose_on_exists(server, console):
     console.select("#resource-kind", "compute")
     console.type("#resource-value", '{"cat": ["hello-", {"var": "params.lang"}]}')
     console.find("#resource-submit").click()
-    console.wait_text('[data-status="resource-create"]', "Saved /greeting/:lang at revision")
+    console.wait_text('[data-status="resource-create"]', "Created /greeting/:lang at revision")
     console.wait_text('#resource-list tr[data-path="/greeting/:lang"]', 'compute: {"cat":["hello-",{"var":"params.lang"}]}')
     assert console.find("#resource-kind").get_attribute("value") == "value", "the form was not reset"
     _, _, body = server.call("GET", "/v1/resources?loc=/greeting/fr")
@@ -586,6 +586,8 @@ def create_a_computed_resource_and_choose_on_exists(server, console):
     console.type("#resource-edit-value", '{"cat": ["bonjour-", {"var": "params.lang"}]}')
     console.find("#resource-save").click()
     console.wait_text('[data-status="resource-edit"]', "Saved: /greeting/:lang is at revision")
+    # Still a computed resource after the save (the title dropped ", computed").
+    console.wait_text("#resource-edit-title", ", computed)")
     console.wait_text('#resource-list tr[data-path="/greeting/:lang"]', 'compute: {"cat":["bonjour-",{"var":"params.lang"}]}')
     _, _, body = server.call("GET", "/v1/resources?loc=/greeting/fr")
     assert json.loads(body)["value"] == "bonjour-fr", body
@@ -600,14 +602,17 @@ def create_a_computed_resource_and_choose_on_exists(server, console):
     create("fail")
     console.wait_text('[data-status="resource-create"]', "409 resource_exists")
     create("keep")
-    console.wait_text('[data-status="resource-create"]', f"Saved /greeting/:lang at revision {before}.")
+    # Said as it is: nothing was saved (it said "Saved … at revision").
+    console.wait_text('[data-status="resource-create"]', f"Kept the resource already at /greeting/:lang (revision {before}).")
+    # The 409 before was announced at once (role alert); this is not.
+    assert console.find('[data-status="resource-create"]').get_attribute("role") == "status"
     console.wait(lambda: revision("/greeting/:lang") == before, "the revision kept")
     assert "bonjour-" in console.find('#resource-list tr[data-path="/greeting/:lang"]').text
     assert console.find("#resource-onexists").get_attribute("value") == "fail", "onExists was not reset to fail"
     create("replace")
     console.wait_text('#resource-list tr[data-path="/greeting/:lang"] .value', '"hi"')
     assert revision("/greeting/:lang") != before
-    console.wait_text('[data-status="resource-create"]', f"Saved /greeting/:lang at revision {revision('/greeting/:lang')}.")
+    console.wait_text('[data-status="resource-create"]', f"Replaced /greeting/:lang: now at revision {revision('/greeting/:lang')}.")
     _, _, body = server.call("GET", "/v1/resources?loc=/greeting/fr")
     assert json.loads(body)["value"] == "hi", body
     # Not JSON: said so before anything is sent.
@@ -712,6 +717,9 @@ def an_emitted_event_appears_in_the_tail(server, console):
     console.wait_text("#tail-state", "Paused")
     console.find("#tail-pause").click()
     console.wait_text("#tail-state", "Retrying")
+    # No answer has no status: said so, not "0 network".
+    console.wait_text("#tail-state", "No answer")
+    assert "0 network" not in console.find("#tail-state").text, console.find("#tail-state").text
     console.find("#tail-pause").click()
     console.find("#tail-pause").click()
     console.driver.execute_script("window.__offline = false")

@@ -54,7 +54,8 @@ extension QRRequest {
     private static func notAbsolute(_ value: String) -> LinkError {
         LinkError(
             .invalidRequest,
-            "Parameter 'url' must be an absolute URL (an http(s) one with a host) or a location starting with /",
+            "Parameter 'url' must be an absolute URL (any scheme; http and https ones with '//' and a host)"
+                + " or a location starting with /",
             details: ["field": "url", "url": .string(value)])
     }
 

@@ -68,11 +68,14 @@ export class Status {
 
   loading(text = "Loading…") {
     this.lastError = null;
+    this.element.setAttribute("role", "status");
     this.element.className = "status loading";
     this.element.replaceChildren(h("span", { class: "spinner", "aria-hidden": "true" }), text);
   }
 
   ok(text = "") {
+    // An error before was announced at once (`alert`); what follows is announced politely again.
+    this.element.setAttribute("role", "status");
     this.element.className = text ? "status ok" : "status";
     this.element.replaceChildren(text);
   }
@@ -101,7 +104,10 @@ export class Status {
 /** Nodes explaining an error: the API's code and message, its details, and what to do for a 401. */
 export function describeError(error) {
   const nodes = [];
-  if (error && error.code) {
+  if (error && error.code === "network") {
+    // No answer: there is no status to show ("0 network").
+    nodes.push(h("strong", { class: "code" }, "No answer"), " ", error.message || "");
+  } else if (error && error.code) {
     nodes.push(h("strong", { class: "code" }, `${error.status} ${error.code}`), " ", error.message || "");
     if (error.code === "unauthorized") {
       nodes.push(" ", h("button", { type: "button", class: "link", onclick: () => document.dispatchEvent(new Event("console:signin")) }, "Sign in with a token"));

@@ -1,5 +1,5 @@
 // Resources: list, create, edit (with revision conflicts shown) and delete (API.md §4).
-import { get, post, request, query } from "./api.js";
+import { get, request, query } from "./api.js";
 import { h, field, pretty, parseJSONField, Status, wrapping } from "./dom.js";
 
 export const resourcesView = {
@@ -71,9 +71,15 @@ export const resourcesView = {
         createStatus.error(error);
         return;
       }
-      const answer = await createStatus.run(() => post("/v1/resources", body), "Creating…");
-      if (answer) {
-        createStatus.ok(`Saved ${answer.path} at revision ${answer.revision}.`);
+      const reply = await createStatus.run(() => request("POST", "/v1/resources", { body }), "Creating…");
+      if (reply) {
+        const answer = reply.json;
+        // 201: created; 200: one was there, kept (only its name may change) or replaced (API.md §4).
+        createStatus.ok(reply.status === 201
+          ? `Created ${answer.path} at revision ${answer.revision}.`
+          : body.onExists === "keep"
+            ? `Kept the resource already at ${answer.path} (revision ${answer.revision}).`
+            : `Replaced ${answer.path}: now at revision ${answer.revision}.`);
         createForm.reset();
         await load();
       }
@@ -121,7 +127,7 @@ export const resourcesView = {
         editStatus.ok(`Saved: ${answer.path} is at revision ${answer.revision}.`);
         conflict.hidden = true;
         editing.resource = answer;
-        editTitle.textContent = `Edit ${answer.path} (revision ${answer.revision})`;
+        editTitle.textContent = `Edit ${answer.path} (revision ${answer.revision}${"compute" in answer ? ", computed" : ""})`;
         await load();
       } catch (error) {
         if (error.code !== "revision_mismatch") {
