@@ -243,8 +243,8 @@ final class Application: Sendable {
             // After every (re)connect, re-read what a notification may have announced meanwhile.
             listener.start(
                 connected: { [sharedHub] in
-                    follower.pollSoon()
-                    sharedHub?.catchUp()
+                    // Once the store answers the follower: the listening connection may be back before the pool.
+                    follower.afterNextReach { sharedHub?.catchUp() }
                 },
                 notified: { [sharedHub] payload in
                     if payload.hasPrefix("poll:") {

@@ -117,7 +117,8 @@ import Testing
             return nil
         }
         let client = server.client()
-        let events = Collector(client.events([.path("/c/:i")], wait: 0, backoff: Backoff(initial: 0, maximum: 0)))
+        // No jitter (an initial ceiling of 0): the retry waits for the Retry-After alone.
+        let events = Collector(client.events([.path("/c/:i")], wait: 0, backoff: Backoff(initial: 0, maximum: 30)))
         defer { Task { await events.cancel() } }
         #expect(try await events.nextEvent().seq == 1)
         let times = server.received.requests(startingWith: "GET /v1/events/subscriptions/s1?").map(\.at)

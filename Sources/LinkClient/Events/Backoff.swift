@@ -25,6 +25,18 @@ public struct Backoff: Sendable, Hashable {
         return Double.random(in: 0...max(0, ceiling))
     }
 
+    /// The delay before retry number `attempt` of an answer that said to wait `retryAfter` seconds first (a 503's
+    /// `Retry-After`): that wait, at most ``maximum`` (a proxy's hour is not waited), and the jittered delay on top,
+    /// so that clients told the same `Retry-After` do not all come back at once.
+    func delay(attempt: Int, after retryAfter: Double) -> Double {
+        min(max(0, retryAfter), maximum) + delay(attempt: attempt)
+    }
+
+    /// `seconds` as a sleep's nanoseconds, at most a day: a count past `UInt64` would trap.
+    static func nanoseconds(_ seconds: Double) -> UInt64 {
+        UInt64(min(max(0, seconds), 86_400) * 1_000_000_000)
+    }
+
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     private static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

@@ -94,7 +94,7 @@ final class EventPoller {
             } catch let error as LinkServiceError where error.status >= 502 && error.status <= 504 {
                 // Not before the service's `Retry-After` (every 503 `unavailable` has one): while a shared store
                 // is lost the service answers at once, and many clients retrying within it would only add load.
-                if await !pause(atLeast: Double(error.retryAfter ?? 0)) { break polling }
+                if await !pause(after: Double(error.retryAfter ?? 0)) { break polling }
             } catch {
                 await finish()
                 throw error
@@ -156,13 +156,13 @@ final class EventPoller {
         }
     }
 
-    /// Waits before the next retry, the back-off's delay or `atLeast` seconds if longer; `false` when the task was
-    /// cancelled meanwhile.
-    private func pause(atLeast: Double = 0) async -> Bool {
-        let delay = max(atLeast, backoff.delay(attempt: failures))
+    /// Waits before the next retry (``Backoff/delay(attempt:after:)``: `after` is a `Retry-After`); `false` when the
+    /// task was cancelled meanwhile.
+    private func pause(after: Double = 0) async -> Bool {
+        let delay = backoff.delay(attempt: failures, after: after)
         failures += 1
         do {
-            try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+            try await Task.sleep(nanoseconds: Backoff.nanoseconds(delay))
             return true
         } catch {
             return false

@@ -7,7 +7,7 @@
 /// - a subscription that is gone (expired while nobody polled, or the service restarted) is replaced, at once if
 ///   it had answered a poll (else after a back-off), and ``Element/resubscribed(lastSeq:)`` says that events
 ///   emitted meanwhile are lost;
-/// - network errors and 502–504 answers are retried with ``Backoff`` (full jitter; a 503 not before its
+/// - network errors and 502–504 answers are retried with ``Backoff`` (full jitter; a 503 after its
 ///   `Retry-After`), a timed-out poll at once;
 /// - cancelling the consuming task ends the sequence and deletes the subscription.
 ///

@@ -37,7 +37,9 @@ enum ErrorEnvelope {
         for error: LinkError, headers: [(String, String)] = [], alongside: JSONObject = [:]
     ) -> Response {
         var headers = headers
-        if error.code == .unavailable, !headers.contains(where: { $0.0 == "Retry-After" }) {
+        if error.code == .unavailable,
+            !headers.contains(where: { $0.0.lowercased() == "retry-after" })
+        {
             headers.append(("Retry-After", "1"))
         }
         return .json(

@@ -23,6 +23,8 @@ final class StoreFollower: Sendable {
     /// When the store last answered a poll.
     private let lastReached = Mutex(ContinuousClock.now)
     private let failing = Atomic<Bool>(false)
+    /// Work waiting for the next poll that reaches the store (``afterNextReach(_:)``).
+    private let afterReach = Mutex<[@Sendable () -> Void]>([])
     /// When the store was last reached or its connections last renewed, while it is unreachable.
     private let lastRenewal = Mutex(ContinuousClock.now)
     /// While the store is unreachable its connections are renewed this often (API.md §12: at most 5 s between
@@ -48,8 +50,13 @@ final class StoreFollower: Sendable {
     /// Catches up once, then polls on a timer thread.
     func start() {
         poll()
-        // Once `/readyz` says the store is lost, other calls stop waiting on it; this poll goes on probing it.
-        store.failFast { [weak self] in self.map { !$0.isReachable } ?? false }
+        // Once a probe failed and `/readyz` says the store is lost, other calls stop waiting on it; this poll goes
+        // on probing it. A probe that failed: not only the time since the last one that got through, which a poll
+        // busy with its refreshers (a large route reload, a hub waiting on its lock) also lets grow.
+        store.failFast { [weak self] in
+            guard let self else { return false }
+            return failing.load(ordering: .relaxed) && !isReachable
+        }
         let timer = DeadlineTimer(name: "linkserver-store-follower") { [self] now in
             poll()
             return now + StoreFollower.interval
@@ -60,6 +67,16 @@ final class StoreFollower: Sendable {
 
     func stop() {
         timer.withLock { $0 }?.stop()
+        // Stopped, it no longer knows: calls made after this (a stop's last writes) are tried.
+        store.failFast { false }
+    }
+
+    /// Runs `work` on the follower's thread after the next poll that reaches the store (at once if it is reached
+    /// now): what must follow a reconnect of the listening connection, whose own connection may come back before
+    /// the pool's, so that the work would fail and be lost.
+    func afterNextReach(_ work: @escaping @Sendable () -> Void) {
+        afterReach.withLock { $0.append(work) }
+        pollSoon()
     }
 
     /// Polls now rather than at the next tick (a notification announced a change).
@@ -104,5 +121,10 @@ final class StoreFollower: Sendable {
                     metadata: ["table": "\(table.rawValue)", "error": "\(error)"])
             }
         }
+        let due = afterReach.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+        for work in due { work() }
     }
 }

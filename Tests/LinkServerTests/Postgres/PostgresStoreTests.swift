@@ -105,6 +105,45 @@ extension PostgresSuites {
             }
         }
 
+        /// Calls fail fast only once a probe failed: a poll busy with its refreshers for longer than
+        /// `StoreFollower.unreachableAfter` (a large route reload, a hub waiting on its lock) while the database
+        /// answers leaves calls going to it (they were refused, the time since the last probe alone deciding). And work
+        /// asked for after the next reach runs once the follower's poll gets through.
+        @Test func aFollowerBusyRefreshingDoesNotMakeCallsFailFast() async throws {
+            try await Self.onTwoStores { (a, b) throws in
+                let refreshing = DispatchSemaphore(value: 0)
+                let release = DispatchSemaphore(value: 0)
+                let follower = StoreFollower(
+                    store: a, logger: Logger(label: "test"), baseline: try a.revisions(),
+                    refreshers: [
+                        (
+                            .routes,
+                            { _ in
+                                refreshing.signal()
+                                release.wait()
+                            }
+                        )
+                    ])
+                follower.start()
+                defer {
+                    release.signal()
+                    follower.stop()
+                }
+                let reached = DispatchSemaphore(value: 0)
+                follower.afterNextReach { reached.signal() }
+                #expect(reached.wait(timeout: .now() + 10) == .success)
+                // Another instance changes the routes: the follower's next poll refreshes them, and stays there.
+                _ = try b.replaceRouteTrees([["path": "/other"]], ifRevision: 0)
+                follower.pollSoon()
+                #expect(refreshing.wait(timeout: .now() + 10) == .success)
+                Thread.sleep(forTimeInterval: Double(StoreFollower.unreachableAfter.components.seconds) + 0.5)
+                #expect(!follower.isReachable)
+                // The database answers, and no probe failed: calls go to it.
+                try a.setMeta("busy.test", "written")
+                #expect(try b.meta("busy.test") == "written")
+            }
+        }
+
         /// A transaction whose work outlasts its caller is rolled back, not committed after the caller was answered
         /// `unavailable`. The second insert of the same key waits for the first transaction's end, so it tells its
         /// outcome without a sleep: it inserts only if the first was rolled back.

@@ -71,10 +71,20 @@ export function encodeSegment(text) {
     .replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => decodeURIComponent(escape));
 }
 
+/** Whether two patterns can both match one path up to `end` (each segment a parameter or the same literal). */
+function sharePrefix(a, b, end) {
+  for (let index = 0; index < end; index++) {
+    if (b[index] === undefined || kind(b[index]) === 2) return false;
+    if (kind(a[index]) === 0 && kind(b[index]) === 0 && decoded(a[index]) !== decoded(b[index])) return false;
+  }
+  return true;
+}
+
 /**
  * Concrete paths of a route, with parameters filled by "x" or by literals other routes have at that position. A
- * catch-all takes one segment or more: besides "x", the rest of every other route from there (and that rest after
- * one more segment), so `/docs/x/y/edit` is tried for `/docs/*path` beside `/docs/:a/edit`.
+ * catch-all takes one segment or more: besides "x", the rest of every route that shares its prefix (and that rest
+ * after one more segment), so `/docs/x/y/edit` is tried for `/docs/*path` beside `/docs/:a/edit`. At most 40 paths
+ * (120 with a catch-all's), each prefix keeping its share of the tails.
  */
 function samples(route, routes) {
   const pattern = segments(route.pattern);
@@ -83,18 +93,23 @@ function samples(route, routes) {
     // Literals decoded, then each path encoded once, as a browser sends it (a pattern's `%20` is not sent `%2520`).
     const literals = routes.map((r) => segments(r.pattern)[index]).filter((s) => s && kind(s) === 0).map(decoded);
     let tails = kind(segment) === 0 ? [[decoded(segment)]] : ["x", ...new Set(literals)].map((value) => [value]);
+    let limit = 40;
     if (kind(segment) === 2) {
       const rests = routes
-        .map((r) => segments(r.pattern).slice(index))
-        .filter((rest) => rest.length)
-        .map((rest) => rest.map((s) => (kind(s) === 0 ? decoded(s) : "x")));
+        .filter((r) => r !== route)
+        .map((r) => segments(r.pattern))
+        .filter((other) => other.length > index && sharePrefix(pattern, other, index))
+        .map((other) => other.slice(index).map((s) => (kind(s) === 0 ? decoded(s) : "x")));
       const seen = new Set();
-      tails = [...tails, ...rests, ...rests.map((rest) => ["x", ...rest])].filter((tail) => {
+      // The other routes' rests first: they are what a device's earlier component may catch.
+      tails = [...rests, ...rests.map((rest) => ["x", ...rest]), ...tails].filter((tail) => {
         const key = JSON.stringify(tail);
         return !seen.has(key) && seen.add(key);
       });
+      limit = 120;
+      tails = tails.slice(0, Math.max(2, Math.floor(limit / paths.length)));
     }
-    paths = paths.flatMap((path) => tails.map((tail) => [...path, ...tail])).slice(0, kind(segment) === 2 ? 120 : 40);
+    paths = paths.flatMap((path) => tails.map((tail) => [...path, ...tail])).slice(0, limit);
   });
   return paths.map((path) => `/${path.map(encodeSegment).join("/")}`);
 }
@@ -103,11 +118,13 @@ function samples(route, routes) {
 export function shadowing(components, routes, caseKey) {
   const flags = new Map();
   const comment = (component) => component.comment ?? component.comments;
+  // Each glob compiled once, not once per sample.
+  const globs = components.map((c) => ({ component: c, regex: globRegex(c["/"], caseKey ? c[caseKey] !== false : true) }));
   for (const route of routes) {
     const label = route.name || route.pattern;
     for (const path of samples(route, routes)) {
       if (serverMatch(routes, path) !== route) continue;
-      const first = components.find((c) => globRegex(c["/"], caseKey ? c[caseKey] !== false : true).test(path));
+      const first = globs.find((g) => g.regex.test(path))?.component;
       if (!first || comment(first) === label) continue;
       const list = flags.get(label) || [];
       if (!list.some((f) => f.by === comment(first))) list.push({ by: comment(first), path, exclude: Boolean(first.exclude) });

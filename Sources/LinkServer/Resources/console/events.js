@@ -42,6 +42,7 @@ export const eventsView = {
           trim();
         },
         onGap: () => {
+          empty.hidden = true;
           list.prepend(h("li", { class: "missed gap" }, "The subscription was lost (the server restarted, or it expired) and a new one made: events in between are not shown."));
           trim();
         },
