@@ -7,7 +7,8 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libqrencode-dev libpng-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY Package.swift ./
+# Package.resolved when the build context has one (git ignores it): the versions the host built and tested.
+COPY Package.swift Package.resolve[d] ./
 RUN swift package resolve
 COPY Sources ./Sources
 # SwiftPM refuses a manifest whose declared targets have no folder, test targets included.
@@ -32,7 +33,13 @@ COPY config/ /app/config/
 USER 10001:10001
 EXPOSE 8080 8081
 VOLUME ["/var/lib/linkserver/data"]
+# Settings as environment variables, not as flags: flags come before the environment, so `docker run -e
+# LINK_CONFIG=/config/mine.json` would be ignored, and arguments given to `docker run` (`--port 9000`) would replace
+# a CMD's and lose the data folder. config/linkserver.json is the example's (its example apps, links.hosts): mount
+# your own and name it in LINK_CONFIG (docs/deployment.md).
+ENV LINK_DATA_DIR=/var/lib/linkserver/data \
+    LINK_CONFIG=/app/config/linkserver.json \
+    LINK_ROUTES=/app/config/routes.json
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
-    CMD ["curl", "-fsS", "http://127.0.0.1:8080/healthz"]
+    CMD curl -fsS "http://127.0.0.1:${LINK_PORT:-8080}/healthz" || exit 1
 ENTRYPOINT ["/app/LinkServer"]
-CMD ["--data-dir", "/var/lib/linkserver/data", "--config", "/app/config/linkserver.json", "--routes", "/app/config/routes.json"]

@@ -127,6 +127,32 @@ import Testing
         }
     }
 
+    /// A file that cannot be read says why, in the system's words, and who named it.
+    @Test func anUnreadableConfigFileSaysWhyAndWhoNamedIt() throws {
+        let missing = #expect(throws: ConfigError.self) {
+            try ConfigLoader.load(configFile: "/nonexistent/linkserver.json", environment: [:])
+        }
+        #expect(
+            missing.map { "\($0)" }
+                == "cannot read config file /nonexistent/linkserver.json (from --config): No such file or directory")
+        let folder = TestServer.temporaryDirectory()
+        let directory = #expect(throws: ConfigError.self) {
+            try ConfigLoader.load(configFile: nil, environment: ["LINK_CONFIG": folder])
+        }
+        let text = directory.map { "\($0)" } ?? ""
+        #expect(text.hasPrefix("cannot read config file \(folder) (from LINK_CONFIG): "), "\(text)")
+    }
+
+    /// A value quoted in the message is written on its one line: a newline in a variable could forge a log line.
+    @Test func aBadValuesControlCharactersAreEscaped() {
+        let error = #expect(throws: ConfigError.self) {
+            try build(environment: ["LINK_HOST": "1.2.3.4\n2026-11-30T00:00:00Z critical FAKE\u{1B}[31m"])
+        }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(!text.contains("\n") && !text.contains("\u{1B}"), "\(text)")
+        #expect(text.contains(#"1.2.3.4\n2026-11-30T00:00:00Z critical FAKE\u{1B}[31m"#), "\(text)")
+    }
+
     /// §9 gives `links.deferredTTL` no range: seconds as short as one are a valid life for a token (a test's, a
     /// demo's); zero or less is not.
     @Test func deferredTokensMayLiveAnyPositiveNumberOfSeconds() throws {
