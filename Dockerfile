@@ -40,6 +40,7 @@ VOLUME ["/var/lib/linkserver/data"]
 ENV LINK_DATA_DIR=/var/lib/linkserver/data \
     LINK_CONFIG=/app/config/linkserver.json \
     LINK_ROUTES=/app/config/routes.json
+# A shell, for LINK_PORT (8080 when unset).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
-    CMD curl -fsS "http://127.0.0.1:${LINK_PORT:-8080}/healthz" || exit 1
+    CMD ["/bin/sh", "-c", "curl -fsS \"http://127.0.0.1:${LINK_PORT:-8080}/healthz\""]
 ENTRYPOINT ["/app/LinkServer"]
