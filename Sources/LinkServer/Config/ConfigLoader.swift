@@ -15,32 +15,18 @@ enum ConfigLoader {
         // shipped config/linkserver.json configures example apps, which would change every link's answer).
         if let path = configFile ?? environment["LINK_CONFIG"] {
             let origin = configFile == nil ? "LINK_CONFIG" : "--config"
-            let data: Data
+            let bytes: [UInt8]
             do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
+                bytes = try FileBytes.read(path)
             } catch {
-                throw ConfigError("cannot read config file \(path) (from \(origin)): \(ConfigLoader.reason(error))")
+                throw ConfigError("cannot read config file \(path) (from \(origin)): \(error)")
             }
-            file = try JSONFileProvider(bytes: Array(data), path: path)
+            file = try JSONFileProvider(bytes: bytes, path: path)
         }
         let sources = ConfigSources(
             commandLine: commandLine, environment: environment, file: file,
             defaults: Config.defaults(processors: processors))
         return try build(from: sources)
-    }
-
-    /// Why a file could not be read, in the system's words ("No such file or directory", "Permission denied", "Is a
-    /// directory").
-    static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let posix = (nsError.userInfo[NSUnderlyingErrorKey] as? NSError), posix.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(posix.code)))
-        }
-        switch nsError.code {
-        case NSFileReadNoSuchFileError: return String(cString: strerror(ENOENT))
-        case NSFileReadNoPermissionError: return String(cString: strerror(EACCES))
-        default: return nsError.localizedDescription
-        }
     }
 
     /// Reads every setting, then refuses a config file key that no read asked for.

@@ -97,16 +97,7 @@ enum ProcessMetrics {
 
     /// A small file of `/proc`, whole (its size is not known before it is read).
     private static func readFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
+        guard let bytes = try? FileBytes.read(path, chunk: 4096) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

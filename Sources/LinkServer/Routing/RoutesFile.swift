@@ -10,12 +10,15 @@ enum RoutesFile {
     /// - Throws: ``ConfigError`` when the file exists but cannot be read, is not JSON, or holds an invalid route.
     static func load(_ path: String) throws -> [RouteDefinition]? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError("cannot read routes file \(path)")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path)
+        } catch {
+            throw ConfigError("cannot read routes file \(path): \(error)")
         }
         let root: JSONValue
         do {
-            root = try JSONParser.parse(Array(data), maxDepth: 512)
+            root = try JSONParser.parse(bytes, maxDepth: 512)
         } catch {
             throw ConfigError("routes file \(path) is not valid JSON: \(error)")
         }

@@ -106,20 +106,12 @@ struct KeptClicks {
 
     /// The counts in the file, or `[]` when there is none.
     private func read() throws(KeptClicks.Failure) -> [ClickCount] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return [] }
-            throw KeptClicks.failure("cannot open \(path)")
-        }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw KeptClicks.failure("cannot read \(path)") }
-            if count == 0 { break }
-            bytes += chunk[..<count]
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path)
+        } catch {
+            if error.code == ENOENT { return [] }
+            throw Failure(description: "cannot read \(path): \(error)")
         }
         guard let json = try? JSONParser.parse(bytes), case .array(let items) = json else {
             throw Failure(description: "\(path) is not a JSON array")
