@@ -59,7 +59,6 @@ export class Tail {
     while (live()) {
       try {
         if (!this.id) {
-          const replacing = this.lost;
           this.onState("Subscribing…");
           const answer = await post("/v1/events/subscriptions", { events: this.events, ttl: 300 });
           // A subscription made for a loop that was paused meanwhile, or after another loop's, is not kept: it
@@ -70,7 +69,7 @@ export class Tail {
           } else {
             this.id = answer.id;
             this.cursor = answer.cursor;
-            if (replacing) {
+            if (this.lost) {
               this.lost = false;
               this.onGap?.();
             }
