@@ -37,6 +37,26 @@ import Testing
         #expect(value["z"] == 3)
     }
 
+    /// Files an operator writes refuse a repeated key, at the repeat, in objects of any depth and size; a key that
+    /// differs only in case or escaping is another key or the same one as JSON reads it.
+    @Test(arguments: [
+        (#"{"z": 1, "a": 2, "z": 3}"#, "z", 17),
+        (#"{"s": {"p": 1, "p": 2}}"#, "p", 15),
+        (#"{"a\u0062": 1, "ab": 2}"#, "ab", 15),
+        ("{" + (0..<20).map { "\"k\($0)\": 0, " }.joined() + #""k7": 1}"#, "k7", 191),
+    ])
+    func refusesARepeatedKeyWhenAsked(json: String, key: String, offset: Int) throws {
+        #expect {
+            try JSONParser.parse(json, duplicateKeys: .refused)
+        } throws: { error in
+            (error as? JSONParseError).map { $0.offset == offset && $0.reason == "duplicate key \"\(key)\"" } == true
+        }
+        // Read as before without the refusal: the last value wins.
+        #expect((try? JSONParser.parse(json)) != nil)
+        #expect(
+            try JSONParser.parse(#"{"Z": 1, "z": 2, "s": {"z": 3}}"#, duplicateKeys: .refused).objectValue?.count == 3)
+    }
+
     /// Past 16 members an object is built by hashing: order and repeats behave the same on both sides of that line.
     @Test(arguments: [3, 15, 16, 17, 40])
     func keepsKeyOrderAndLastDuplicateWinsInLargeObjects(members: Int) throws {

@@ -11,8 +11,17 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 ///
 /// It rejects invalid UTF-8, unescaped control characters, lone surrogates, trailing content, and values
 /// nesting deeper than `maxDepth` (an array or object counts one level: `[[1]]` has depth 2).
-/// Duplicate object keys: the last one wins, at the position of the first.
+/// Duplicate object keys: the last one wins, at the position of the first, unless the caller refuses them
+/// (``DuplicateKeys/refused``: files an operator writes, where a repeated section would drop the first silently).
 public struct JSONParser {
+    /// What a key an object already has means.
+    public enum DuplicateKeys: Sendable {
+        /// The last value wins (RFC 8259 §4 leaves it to the reader; request bodies).
+        case lastWins
+        /// The text is refused, at the repeated key.
+        case refused
+    }
+
     /// The default nesting limit of the API (API.md §1).
     public static let defaultMaxDepth = 64
     /// The nesting allowed in JSON read back from storage (resources, stored rows): deeper than a request may send,
@@ -20,31 +29,35 @@ public struct JSONParser {
     public static let storedMaxDepth = 512
 
     /// Parses a complete JSON text.
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError)
-        -> JSONValue
-    {
+    public static func parse(
+        _ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth, duplicateKeys: DuplicateKeys = .lastWins
+    ) throws(JSONParseError) -> JSONValue {
         let array = Array(bytes)
         return try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
-            var parser = Parser(bytes: buffer, maxDepth: maxDepth)
+            var parser = Parser(bytes: buffer, maxDepth: maxDepth, duplicateKeys: duplicateKeys)
             return try parser.parseDocument()
         }
     }
 
     /// Parses a complete JSON text given as a string.
-    public static func parse(_ string: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
-        try parse(Array(string.utf8), maxDepth: maxDepth)
+    public static func parse(
+        _ string: String, maxDepth: Int = defaultMaxDepth, duplicateKeys: DuplicateKeys = .lastWins
+    ) throws(JSONParseError) -> JSONValue {
+        try parse(Array(string.utf8), maxDepth: maxDepth, duplicateKeys: duplicateKeys)
     }
 }
 
 private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
+    let duplicateKeys: JSONParser.DuplicateKeys
     var index = 0
     var depth = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, duplicateKeys: JSONParser.DuplicateKeys) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.duplicateKeys = duplicateKeys
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -141,7 +154,11 @@ private struct Parser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+            let keyStart = index
             let key = try parseString()
+            if duplicateKeys == .refused, object[key] != nil {
+                throw JSONParseError(offset: keyStart, reason: "duplicate key \"\(key)\"")
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1

@@ -18,7 +18,9 @@ struct JSONFileProvider: Sendable {
     init(bytes: [UInt8], path: String) throws(ConfigError) {
         let root: JSONValue
         do {
-            root = try JSONParser.parse(bytes)
+            // A repeated key is refused: `{"server": {...}, "server": {...}}` would drop the first section without
+            // a word.
+            root = try JSONParser.parse(bytes, duplicateKeys: .refused)
         } catch {
             throw ConfigError("config file \(path) is not valid JSON: \(error)")
         }

@@ -36,8 +36,13 @@ final class SettingReader {
         return number
     }
 
+    /// A boolean; the environment also takes `yes`/`no` and `1`/`0` (swift-configuration's reading of variables,
+    /// any case), and its message says so.
     func bool(_ key: String) throws(ConfigError) -> Bool {
-        try read(key, "true or false") { try $0.requiredBool(forKey: $1) }
+        let fromEnvironment = sources.origin(of: AbsoluteConfigKey(ConfigKey(key)))?.name.hasPrefix("LINK_") == true
+        return try read(key, fromEnvironment ? "true, false, yes, no, 1 or 0" : "true or false") {
+            try $0.requiredBool(forKey: $1)
+        }
     }
 
     /// A log level; `off` (when allowed) is `nil`.

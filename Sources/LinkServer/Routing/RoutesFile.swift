@@ -18,7 +18,9 @@ enum RoutesFile {
         }
         let root: JSONValue
         do {
-            root = try JSONParser.parse(bytes, maxDepth: 512)
+            // A repeated key is refused, as in the config file: a route's second `"pattern"` would replace its
+            // first without a word.
+            root = try JSONParser.parse(bytes, maxDepth: 512, duplicateKeys: .refused)
         } catch {
             throw ConfigError("routes file \(path) is not valid JSON: \(error)")
         }

@@ -119,6 +119,26 @@ import Testing
         }
     }
 
+    /// A boolean variable takes what swift-configuration reads as one (any case), and its message lists them all;
+    /// the file's message names only JSON's booleans.
+    @Test func booleansInTheEnvironmentAndTheirMessage() throws {
+        for (text, expected) in [("YES", true), ("no", false), ("1", true), ("0", false), ("False", false)] {
+            #expect(try build(environment: ["LINK_LINKS_ENABLED": text]).links.enabled == expected, "\(text)")
+        }
+        #expect {
+            try build(environment: ["LINK_LINKS_ENABLED": "maybe"])
+        } throws: { error in
+            "\(error)"
+                == "invalid links.enabled 'maybe' (from LINK_LINKS_ENABLED): must be true, false, yes, no, 1 or 0"
+        }
+        let path = try file(#"{"links": {"enabled": "yes"}}"#)
+        #expect {
+            try ConfigLoader.load(configFile: path, environment: [:])
+        } throws: { error in
+            "\(error)" == "invalid links.enabled 'yes' (from \(path)): must be true or false"
+        }
+    }
+
     @Test func aBadFlagIsNamedWithItsValue() {
         #expect {
             try build(["--port", "70000"])
@@ -264,6 +284,33 @@ import Testing
             try ConfigLoader.load(configFile: path, environment: [:])
         } throws: { error in
             "\(error)".contains(named)
+        }
+    }
+
+    /// A section or setting written twice is refused, naming the key: JSON readers keep one of the two, and this
+    /// one silently dropped the first `server` section of `{"server": {...}, "server": {...}}`.
+    @Test(arguments: [
+        (#"{"server": {"port": 9001}, "server": {"threads": 3}}"#, "server", 27),
+        (#"{"links": {"hosts": ["a.com"], "hosts": ["b.com"]}}"#, "hosts", 31),
+    ])
+    func aRepeatedKeyIsRefused(json: String, key: String, offset: Int) throws {
+        let path = try file(json)
+        #expect {
+            try ConfigLoader.load(configFile: path, environment: [:])
+        } throws: { error in
+            "\(error)" == "config file \(path) is not valid JSON: duplicate key \"\(key)\" at byte \(offset)"
+        }
+    }
+
+    /// The routes file refuses a repeated key too (a route's second `"pattern"` replaced its first).
+    @Test func aRepeatedKeyInTheRoutesFileIsRefused() throws {
+        let path = TestServer.temporaryDirectory() + "/routes.json"
+        try Data(#"{"routes": [{"pattern": "/a", "name": "a", "pattern": "/b"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        #expect {
+            try RoutesFile.load(path)
+        } throws: { error in
+            "\(error)" == "routes file \(path) is not valid JSON: duplicate key \"pattern\" at byte 43"
         }
     }
 
