@@ -18,7 +18,9 @@ struct LinkServerCommand: ParsableCommand {
             LINK_SERVER_HEADER_TIMEOUT); the short names LINK_HOST, LINK_PORT, LINK_THREADS, LINK_DATA_DIR, \
             LINK_ROUTES, LINK_ADMIN_TOKEN, LINK_READ_TOKEN, LINK_LOG_LEVEL, LINK_HEADER_TIMEOUT, LINK_BODY_TIMEOUT \
             and LINK_CONNECTION_LIMIT_PER_ADDRESS work too.
-            """)
+            """,
+        // `--version` (no short `-v`).
+        version: BuildInfo.version)
 
     @Option(help: "Address to listen on (IPv4 or IPv6). Default 0.0.0.0.")
     var host: String?

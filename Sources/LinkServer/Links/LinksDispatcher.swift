@@ -34,7 +34,10 @@ final class LinksDispatcher: RequestHandler {
         let favicon = EndpointLabel("links:favicon")
         let wellKnown = EndpointLabel("links:well-known")
         let click = EndpointLabel("links:click")
+        let refused = EndpointLabel("links:-")
     }
+
+    var refusalLabel: EndpointLabel { labels.refused }
 
     init(
         engine: LinkEngine, association: AssociationFiles, hosts: [String]?, appEndpoints: [Endpoint],

@@ -25,8 +25,9 @@ final class Daemon: @unchecked Sendable {
     /// The refusals decided on a request's head, and request ids.
     private let admission: RequestAdmission
     private let mhdLog = BudgetedLog()
-    /// The label of requests answered before any handler saw them (refused heads, too large bodies): `-`.
-    let unhandled = EndpointLabel("-")
+    /// The label of requests answered before any handler saw them (refused heads, too large bodies): `-`, or the
+    /// handler's own (``RequestHandler/refusalLabel``).
+    let unhandled: EndpointLabel
     /// libmicrohttpd's own log lines go here (through ``logSink``).
     let logger: Logger
     /// Handed to MHD as its logger's context; allocated once, freed with the daemon.
@@ -38,6 +39,7 @@ final class Daemon: @unchecked Sendable {
     init(settings: DaemonSettings, handler: any RequestHandler, logger: Logger) {
         self.settings = settings
         self.handler = handler
+        self.unhandled = handler.refusalLabel
         self.logger = logger
         self.admission = RequestAdmission(maxURIBytes: settings.maxURIBytes, maxBodyBytes: settings.maxBodyBytes)
         self.deadlines = ConnectionDeadlines(headerTimeout: settings.headerTimeout, bodyTimeout: settings.bodyTimeout)

@@ -17,10 +17,16 @@ protocol RequestHandler: AnyObject, Sendable {
     /// listener sends it (the console's pages carry their security headers on every answer; the links listener
     /// answers a click's 414 with a page).
     func dressRefusal(_ response: Response, target: String) -> Response
+
+    /// The label, for logs and metrics, of the requests this listener's daemon answered before the handler saw
+    /// them (refused heads, 413, 414): `-`, `links:-` on the links listener. Read once, when the daemon is made.
+    var refusalLabel: EndpointLabel { get }
 }
 
 extension RequestHandler {
     func dressRefusal(_ response: Response, target: String) -> Response { response }
+
+    var refusalLabel: EndpointLabel { EndpointLabel("-") }
 
     func answerTooLarge(requestBytes: Int) -> Response {
         ErrorEnvelope.response(

@@ -62,6 +62,7 @@ final class ServiceMetrics: Sendable {
         "linkserver_resources": "Resources stored.",
         "linkserver_slots": "Presentation slots with something presented.",
         "linkserver_deferred_tokens": "Deferred-link tokens kept in the store (links.maxDeferredTokens bounds them).",
+        "linkserver_build_info": "Always 1; its version label is the running build's (LinkServer --version).",
     ]
 
     /// The counter of `name` with `labels` in `registry`, made with the family's help text.
@@ -100,6 +101,12 @@ final class ServiceMetrics: Sendable {
             uniqueKeysWithValues: slotOutcomes.map { outcome in
                 (outcome, counter("linkserver_slot_changes_total", [("outcome", outcome)]))
             })
+        registry.makeGauge(
+            descriptor: ServiceMetrics.descriptor("linkserver_build_info"),
+            labels: [
+                ("version", BuildInfo.version)
+            ]
+        ).set(to: 1)
         let outcomes = ["resolved", "redirected"] + LinkError.Code.known.map(\.rawValue)
         outcomeCounters = Dictionary(
             uniqueKeysWithValues: outcomes.map { outcome in

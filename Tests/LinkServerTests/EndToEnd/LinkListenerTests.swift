@@ -836,6 +836,18 @@ import Testing
             #expect(
                 try server.client().get("/v1/resolve?url=/" + String(repeating: "a", count: 8200)).errorCode
                     == "uri_too_long")
+            // Each listener's refusals are counted under its own label (once each request has completed).
+            let counted = [
+                #"linkserver_http_requests_total{endpoint="links:-",method="GET",status="414"} 1"#,
+                #"linkserver_http_requests_total{endpoint="links:-",method="POST",status="414"} 2"#,
+                #"linkserver_http_requests_total{endpoint="-",method="GET",status="414"} 1"#,
+            ]
+            var metrics = ""
+            let found = try waitUntil {
+                metrics = try server.client().get("/metrics").text
+                return counted.allSatisfy(metrics.contains)
+            }
+            #expect(found, "\(metrics)")
         }
     }
 

@@ -157,6 +157,16 @@ import Testing
         }
     }
 
+    /// `linkserver_build_info` names the running build's version, which is the OpenAPI document's.
+    @Test func buildInfoNamesTheVersion() throws {
+        let document = try JSONParser.parse(OpenAPIDocument.bytes)
+        #expect(document["info"]?["version"] == .string(BuildInfo.version))
+        try withServer { (server) throws in
+            let text = try server.client().get("/metrics").text
+            #expect(text.contains("linkserver_build_info{version=\"\(BuildInfo.version)\"} 1"), "\(text)")
+        }
+    }
+
     @Test func openAPIDocumentIsServedAndValidJSON() throws {
         try withServer { (server) throws in
             let reply = try server.client().get("/openapi.json")

@@ -3,6 +3,8 @@ import GRDB
 import LinkCore
 import Testing
 
+@testable import LinkServer
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -377,5 +379,18 @@ import Testing
         let server = try ServerProcess(arguments: ["--help"])
         #expect(try server.waitForExit() == 0)
         #expect(server.log.contains("--data-dir"))
+    }
+
+    /// `--version` prints the build's version and exits 0; a start logs it first.
+    @Test func versionIsPrintedAndLogged() throws {
+        let version = try ServerProcess(arguments: ["--version"])
+        #expect(try version.waitForExit() == 0)
+        #expect(version.log.trimmingCharacters(in: .whitespacesAndNewlines) == BuildInfo.version)
+        let server = try ServerProcess(arguments: ["--port", "0", "--data-dir", TestServer.temporaryDirectory()])
+        try server.waitUntilListening()
+        let first = server.log.split(separator: "\n").first ?? ""
+        #expect(first.hasSuffix(" starting") && first.contains("version=\(BuildInfo.version)"), "\(server.log)")
+        server.signal(SIGTERM)
+        #expect(try server.waitForExit() == 0)
     }
 }
