@@ -58,6 +58,18 @@ export function parseJSONField(text, name, fallback = undefined) {
 }
 
 /**
+ * Reads a whole-number field; throws a readable error naming the field. A number past 2^53 cannot be sent exactly
+ * from a page (the service would be sent another one, or refuse it as out of range), so it is refused here.
+ */
+export function parseWholeNumberField(text, name) {
+  const number = Number(text.trim());
+  if (text.trim() === "" || !Number.isSafeInteger(number)) {
+    throw new Error(`${name} must be a whole number from -9007199254740991 to 9007199254740991.`);
+  }
+  return number;
+}
+
+/**
  * A status line for one request: shows "Loading…", then clears or shows the error. Every view uses one per
  * request so that a slow or failed call is never a blank area.
  */

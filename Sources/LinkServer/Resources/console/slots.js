@@ -1,6 +1,6 @@
 // Slots: what shows in a slot, present something with a priority, dismiss it, and watch changes live (API.md §11).
 import { get, post, request } from "./api.js";
-import { h, field, pretty, parseJSONField, Status } from "./dom.js";
+import { h, field, pretty, parseJSONField, parseWholeNumberField, Status } from "./dom.js";
 import { Tail } from "./tail.js";
 
 export const slotsView = {
@@ -91,8 +91,8 @@ export const slotsView = {
       event.preventDefault();
       let body;
       try {
-        body = { id: id.value.trim(), priority: Number.parseInt(priority.value, 10), payload: parseJSONField(payload.value, "Payload", null) };
-        if (ttl.value) body.ttl = Number.parseInt(ttl.value, 10);
+        body = { id: id.value.trim(), priority: parseWholeNumberField(priority.value, "Priority"), payload: parseJSONField(payload.value, "Payload", null) };
+        if (ttl.value) body.ttl = parseWholeNumberField(ttl.value, "Seconds to show");
       } catch (error) {
         presentStatus.error(error);
         return;

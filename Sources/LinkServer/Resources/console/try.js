@@ -9,7 +9,10 @@ const decisionText = {
   not_found: "Not found", expired: "Expired",
 };
 
-/** The steps of a resolution: where it started, every redirect, where it ended. */
+/**
+ * The steps of a resolution: where it started, every redirect, and the route matched, noted on the step whose
+ * location it matched (the last one; a step of its own only when the resolution's location reads otherwise).
+ */
 export function chainSteps(resolution) {
   const steps = [];
   const redirects = resolution.redirects || [];
@@ -17,7 +20,14 @@ export function chainSteps(resolution) {
   for (const redirect of redirects) {
     steps.push({ kind: "redirect", location: redirect.to, note: `rule ${redirect.rule} of ${redirect.route || "an unnamed route"}` });
   }
-  steps.push({ kind: "match", location: resolution.location, note: `matched ${resolution.route.pattern}${resolution.route.name ? ` (${resolution.route.name})` : ""}` });
+  const matched = `matched ${resolution.route.pattern}${resolution.route.name ? ` (${resolution.route.name})` : ""}`;
+  const last = steps[steps.length - 1];
+  if (last.location === resolution.location) {
+    last.kind = `${last.kind} match`;
+    last.note = last.note ? `${last.note}, then ${matched}` : matched;
+  } else {
+    steps.push({ kind: "match", location: resolution.location, note: matched });
+  }
   return steps;
 }
 
