@@ -81,7 +81,7 @@ private enum BackendSample {
                 redirect: [.to("/login?from={location}", when: ["!": ["var": "context.loggedIn"]])]))
         let flags = try await client.resource(named: "flags", params: ["platform": "ios"])
         try await client.updateResource(
-            .name("flags"), .value(["promo": "SPRING"]), ifRevision: flags.resource.revision)
+            .name("flags"), to: .value(["promo": "SPRING"]), ifRevision: flags.resource.revision)
         try await client.registerEventType(path: "/campaigns/:name")  // emits need a type; 200 when it exists
         try await client.emit(location: "/campaigns/SPRING", extra: ["by": "scheduler"])
         try await client.present(in: "home", id: "spring", priority: 10, payload: ["title": "Spring sale"])

@@ -63,7 +63,7 @@ import Testing
 
             let app = LinkClient(baseURL: server.linksURL, installID: "install-1")
             let claimed = try #require(try await app.claimDeferred(from: referrer))
-            #expect(claimed.platform == "android")
+            #expect(claimed.platform == .android)
             #expect(claimed.link == clicked)
             #expect(claimed.resolution.params == ["id": "7"])
             #expect(claimed.resolution.destination == ["screen": "Profile"])

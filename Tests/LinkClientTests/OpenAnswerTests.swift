@@ -38,6 +38,26 @@ import Testing
             routes.first?.redirect == [["when": ["==": [["var": "params.id"], "0"]], "to": "/users/1", "status": 308]])
     }
 
+    /// A deferred link's platform is open too: one a later service adds arrives as itself. One the contract does
+    /// not list is refused before an app open is sent (400 `invalid_request`, nothing on the wire).
+    @Test func aPlatformAddedLaterArrivesAsItselfAndAnUnknownOneIsNotSent() async throws {
+        let body =
+            #"{"resolution":{"location":"/users/7","path":"/users/7","route":{"name":"user","pattern":"/users/:id"},"#
+            + #""params":{"id":"7"},"query":{},"queryItems":[],"destination":null,"presentation":null,"matches":[],"#
+            + #""redirects":[]},"clickedAt":"2026-11-30T10:00:00.000Z","platform":"harmony","link":"https://l/users/7"}"#
+        let server = CannedServer(response: Self.ok(body))
+        let claimed = try await server.client().claimDeferred(token: "t")
+        #expect(claimed.platform == AppPlatform(rawValue: "harmony"))
+        #expect(claimed.platform != .ios && claimed.platform != .android)
+        let refused = try await #require(throws: LinkServiceError.self) {
+            try await server.client().open(
+                URL(string: "https://l/users/7")!, platform: AppPlatform(rawValue: "harmony"))
+        }
+        #expect(refused.status == 400 && refused.code == .invalidRequest)
+        #expect(server.received.requests(startingWith: "POST /v1/links/opens").isEmpty)
+        #expect(server.received.requests(startingWith: "POST /v1/deferred/claim").count == 1)
+    }
+
     private static func route(source: String, sameRoute: String, redirect: String = "[]", extra: String = "") -> String
     {
         #"{"name":"user","pattern":"/users/:id","source":"\#(source)","parent":null,"path":"/users/:id","#

@@ -21,10 +21,10 @@ import Testing
             #expect(byName.params == ["platform": "android"])
 
             let updated = try await client.updateResource(
-                .name("flags"), .value(["dark": false]), ifRevision: created.revision)
+                .name("flags"), to: .value(["dark": false]), ifRevision: created.revision)
             #expect(updated.revision > created.revision)
             let stale = try await #require(throws: LinkServiceError.self) {
-                try await client.updateResource(.path("/flags/:p"), .value(1), ifRevision: created.revision)
+                try await client.updateResource(.path("/flags/:p"), to: .value(1), ifRevision: created.revision)
             }
             #expect(stale.status == 412)
             #expect(stale.code == .revisionMismatch)
@@ -45,8 +45,8 @@ import Testing
             let nothing = try await client.createResource(path: "/nothing", .value(.null))
             #expect(nothing.content == .value(.null))
             #expect(try await client.resource(at: "/nothing").value == .null)
-            try await client.updateResource(.path("/nothing"), .value(1))
-            let cleared = try await client.updateResource(.path("/nothing"), .value(.null))
+            try await client.updateResource(.path("/nothing"), to: .value(1))
+            let cleared = try await client.updateResource(.path("/nothing"), to: .value(.null))
             #expect(cleared.content == .value(.null))
             #expect(try await client.resource(at: "/nothing").value == .null)
             try await client.deleteResource(.path("/nothing"))

@@ -5,8 +5,8 @@ public struct DeferredLink: Sendable, Hashable, Decodable {
     /// The resolution at click time.
     public let resolution: Resolution
     public let clickedAt: Date
-    /// `ios` or `android`.
-    public let platform: String
+    /// The platform the link was clicked on: ``AppPlatform/ios`` or ``AppPlatform/android``.
+    public let platform: AppPlatform
     /// The link as clicked.
     public let link: String
 }

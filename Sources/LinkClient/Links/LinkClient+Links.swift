@@ -5,8 +5,10 @@ extension LinkClient {
     /// records the app open (API.md §8: statistics, `validUntil`, `maxClicks`) and returns the resolution to show.
     /// Honour ``LinkOpen/decision``: only `open` carries a destination to show.
     public func open(_ url: URL, platform: AppPlatform = .current) async throws -> LinkOpen {
-        let body = Components.Schemas.OpenRequest(
-            url: url.absoluteString, platform: .init(rawValue: platform.rawValue)!)
+        // A platform the contract does not list is refused before it is sent (``JSONBridge/request(_:for:)``).
+        let body: Components.Schemas.OpenRequest = try JSONBridge.request(
+            JSONValue.object(["url": .string(url.absoluteString), "platform": .string(platform.rawValue)]),
+            for: "recordAppOpen")
         return try await wire.call("recordAppOpen") { client in
             try JSONBridge.convert(try await client.recordAppOpen(body: .json(body)).ok.body.json)
         }

@@ -35,10 +35,16 @@ public struct LinkOpen: Sendable, Hashable, Decodable {
     }
 }
 
-/// The platform an app open is counted under.
-public enum AppPlatform: String, Sendable, Hashable {
-    case ios
-    case android
+/// The platform an app open is counted under, and a deferred link was clicked on: `ios` or `android` today. The
+/// list is open, as ``LinkOpen/Decision``'s: a value a later service adds arrives as itself.
+public struct AppPlatform: RawRepresentable, Sendable, Hashable, Decodable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(from decoder: any Decoder) throws { rawValue = try String(from: decoder) }
+    public var description: String { rawValue }
+
+    public static let ios = AppPlatform(rawValue: "ios")
+    public static let android = AppPlatform(rawValue: "android")
 
     /// This build's platform (Android builds of Swift say `android`; everything else counts as `ios`).
     public static var current: AppPlatform {

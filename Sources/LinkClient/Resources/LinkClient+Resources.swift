@@ -52,7 +52,7 @@ extension LinkClient {
     /// Changes a resource's content (a write). With `ifRevision`, the change applies only if the resource is still
     /// at that revision (sent as `If-Match`); otherwise 412 `revision_mismatch`.
     @discardableResult
-    public func updateResource(_ selector: ResourceSelector, _ content: ResourceContent, ifRevision: Int? = nil)
+    public func updateResource(_ selector: ResourceSelector, to content: ResourceContent, ifRevision: Int? = nil)
         async throws -> Resource
     {
         var fields = content.fields
