@@ -277,7 +277,7 @@ public final class EventBus: Sendable {
         try state.withLock { (state) throws(LinkError) -> PollResult in
             guard let subscription = state.live(id, now: now) else { throw EventBus.notFound(id) }
             let copy = subscription.copy()
-            if let after { copy.acknowledge(through: after) }
+            if let after { copy.acknowledge(through: after, latest: state.seq) }
             return copy.answer()
         }
     }
@@ -308,7 +308,7 @@ public final class EventBus: Sendable {
         let (outcome, released) = try state.withLock {
             (state) throws(LinkError) -> (PollOutcome, (Subscription.Waiter, PollResult)?) in
             guard let subscription = state.live(id, now: now) else { throw EventBus.notFound(id) }
-            if let after { subscription.acknowledge(through: after) }
+            if let after { subscription.acknowledge(through: after, latest: state.seq) }
             subscription.lastActive = now
             var released: (Subscription.Waiter, PollResult)?
             if let previous = subscription.waiter {

@@ -108,12 +108,16 @@ final class Subscription {
         waiter == nil && now - lastActive >= ttl
     }
 
-    /// Drops events the client acknowledged (`seq <= after`), and the count of dropped ones among them. An
-    /// `after` past the last `seq` handed out acknowledges only what was handed out: an event the client has not
-    /// seen is never acknowledged (a cursor kept across a reset of the data folder, say, would otherwise swallow
-    /// every event up to it unseen and uncounted).
-    func acknowledge(through requested: Int) {
-        let after = min(requested, cursor)
+    /// Drops events the client acknowledged (`seq <= after`, API.md §5: a poll answers the events newer than
+    /// `after`), and the count of dropped ones among them, whether or not they were handed out (a client may take an
+    /// emit's `seq` for its cursor). An `after` past `latest`, the newest `seq` of the bus, was never handed out by
+    /// it (a cursor kept across a reset of the data folder, say): it acknowledges only what this subscription was
+    /// handed, so that it cannot swallow every event to come up to it, unseen and uncounted. (The shared store
+    /// draws the same line, `PostgresStore.pollSubscription`.)
+    func acknowledge(through requested: Int, latest: Int) {
+        let after = requested <= latest ? requested : cursor
+        // Everything acknowledged counts as handed out: an empty answer's cursor is not below the client's.
+        cursor = max(cursor, after)
         while let first = queue.first, first.seq <= after { queue.removeFirst() }
         while let first = drops.first, first.first <= after {
             if first.last <= after {

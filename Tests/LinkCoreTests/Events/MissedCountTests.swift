@@ -94,8 +94,28 @@ import Testing
         #expect(try poll(bus, id, after: first.cursor + 100).missed == 150)
     }
 
-    /// An `after` past every `seq` handed out (a cursor kept across a reset, say) acknowledges only what was
-    /// handed out: later events are still delivered.
+    /// API.md §5: a poll answers the events newer than `after`, whether or not a poll handed `after` out: a client
+    /// that takes an emit's `seq` for its cursor skips the events up to it (they were answered again before, and
+    /// the shared store answered this way already). The dropped ones up to it are acknowledged too.
+    @Test func anAfterFromAnEmitsSeqAcknowledgesThroughIt() throws {
+        let bus = EventBus(limits: EventBus.Limits(queueLimit: 2))
+        let id = try bus.subscribe([EventTypeRequest(path: "/e")], ttl: .seconds(300), now: t0).id
+        let seqs = try (0..<4).map { _ in try bus.emit(try Location("/e"), extra: nil, time: "t").seq }
+        // The first two were dropped (a queue of two): `missed` 2 until acknowledged.
+        #expect(try bus.peek(id, after: seqs[2]).events.map(\.seq) == [seqs[3]])
+        #expect(try bus.peek(id, after: seqs[2]).missed == 0)
+        #expect(try bus.peek(id, after: seqs[0]).missed == 1)
+        let answer = try poll(bus, id, after: seqs[2])
+        #expect(answer.events.map(\.seq) == [seqs[3]])
+        #expect(answer.missed == 0)
+        #expect(answer.cursor == seqs[3])
+        // Acknowledging everything: an empty answer whose cursor is the client's, not an older one.
+        let empty = try poll(bus, id, after: seqs[3])
+        #expect(empty.events.isEmpty && empty.cursor == seqs[3])
+    }
+
+    /// An `after` past every `seq` the bus has handed out (a cursor kept across a reset, say) acknowledges only
+    /// what this subscription was handed: later events are still delivered.
     @Test func anAfterPastTheCursorSwallowsNothingLater() throws {
         let bus = EventBus()
         let id = try bus.subscribe([EventTypeRequest(path: "/e")], ttl: .seconds(300), now: t0).id
