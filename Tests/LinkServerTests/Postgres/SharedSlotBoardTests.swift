@@ -26,5 +26,26 @@ extension PostgresSuites {
                 #expect(try storeA.loadSlots()["y"]?.id == "q")
             }
         }
+
+        /// B updates its presentation (same id: `since` kept, a longer `ttl`) just before it ends; A, which has not
+        /// seen the update, ends it at the old `expires`. The store must refuse A's expiry: it matched the slot by
+        /// `id` and `since` only, so the update was acknowledged and then lost (found by an audit, 1 try in 4).
+        @Test func anUpdateJustBeforeTheEndIsNotEndedByAStaleExpiry() async throws {
+            try await PostgresStoreTests.onTwoStores { storeA, storeB in
+                let clock = SlotBoardTests.Clock()
+                let b = try SlotBoard(store: storeB, hub: LocalEventHub(types: EventBus()), clock: { clock.now })
+                #expect(try b.present("s", id: "x", priority: 1, payload: 1, ttl: 60).reason == "presented")
+                let a = try SlotBoard(store: storeA, hub: LocalEventHub(types: EventBus()), clock: { clock.now })
+                #expect(a.current("s")?.id == "x")
+
+                clock.advance(seconds: 59)
+                #expect(try b.present("s", id: "x", priority: 1, payload: 2, ttl: 600).reason == "presented")
+                clock.advance(seconds: 2)
+                a.expireDue()
+                let stored = try #require(try storeA.loadSlots()["s"])
+                #expect(stored.id == "x" && stored.payload == 2)
+                #expect(a.current("s")?.payload == 2)
+            }
+        }
     }
 }
