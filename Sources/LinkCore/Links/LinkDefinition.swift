@@ -79,7 +79,8 @@ public struct LinkDefinition: Sendable, Equatable {
             }
         }
         if let value = fields["maxClicks"], !value.isNull {
-            guard case .int(let count) = value, count >= 1 else {
+            // A whole number written as a decimal (`5.0`, `1e3`) is one, as for every other integer field.
+            guard let count = value.intValue, count >= 1 else {
                 throw LinkError(
                     .invalidRequest, "Field '\(fields.field("maxClicks"))' must be a positive integer",
                     details: ["field": .string(fields.field("maxClicks")), "reason": .string("not a positive integer")])

@@ -84,7 +84,10 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
         let afterScheme = text[text.index(colon, offsetBy: 3)...]
         let authorityEnd = afterScheme.firstIndex { "/?#{}".contains($0) } ?? afterScheme.endIndex
         let authority = afterScheme[..<authorityEnd]
-        guard !authority.isEmpty, !authority.contains(where: { $0 == " " || $0.asciiValue.map { $0 < 0x20 } ?? false })
+        // Only a web URL needs a host: an app's URL may leave it empty (`myapp:///users/42`, RFC 3986 §3.2).
+        let webURL = ["http", "https"].contains(scheme.lowercased())
+        guard !authority.isEmpty || !webURL,
+            !authority.contains(where: { $0 == " " || $0.asciiValue.map { $0 < 0x20 } ?? false })
         else { throw fail("the URL has no host") }
         let rest = afterScheme[authorityEnd...]
         if rest.first == "{", !(rest.hasPrefix("{location}") || rest.hasPrefix("{path}")) {
@@ -101,7 +104,6 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
             let at = authority.lastIndex(of: "@")
             let userInfo = authority[..<(at ?? authority.startIndex)]
             let hostPart = at.map { authority[authority.index(after: $0)...] } ?? authority
-            let webURL = ["http", "https"].contains(scheme.lowercased())
             if let reason = LinkTemplate.misfit(userInfo, inHost: false)
                 ?? LinkTemplate.misfit(hostPart, inHost: webURL)
             {

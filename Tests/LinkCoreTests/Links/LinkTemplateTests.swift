@@ -33,6 +33,9 @@ import Testing
         ("https://x.com/w?q={query}", "/users/1/files/a?x=1&y=2", "https://x.com/w?q=x%3D1%26y%3D2"),
         ("https://x.com/w#{id}", "/users/%C3%A9/files/a", "https://x.com/w#%C3%A9"),
         ("myapp://users/{id}", "/users/7/files/a", "myapp://users/7"),
+        // An app's URL may leave its host empty (RFC 3986 §3.2); a web URL may not (below).
+        ("myapp:///users/{id}", "/users/7/files/a", "myapp:///users/7"),
+        ("myapp://{location}", "/users/7/files/a?x=1", "myapp:///users/7/files/a?x=1"),
         // Every character a URL may hold as it is, and escapes of either case, are kept as written.
         (
             "https://u:p@x.com:8443/a-._~!$&'()*+,;=:@%2f%C3%A9/{id}?q=/?[]#f/?", "/users/1/files/a",
@@ -47,6 +50,8 @@ import Testing
     @Test(arguments: [
         ("/relative/{id}", "not an absolute URL"),
         ("https://{id}.example.com/", "the URL has no host"),
+        ("https:///users/{id}", "the URL has no host"),
+        ("http://{location}", "the URL has no host"),
         ("https://example{id}.com/", "a placeholder may not stand in the host"),
         ("ftp://example.com/", "the scheme must be one of http, https, myapp"),
         ("https://example.com/{nope}", "/users/:id/files/*rest has no parameter 'nope'"),

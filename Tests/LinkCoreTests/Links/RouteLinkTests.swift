@@ -49,6 +49,8 @@ import Testing
         (#"{"validFrom": "2026-12-02T00:00:00Z", "validUntil": "2026-12-01T00:00:00Z"}"#, "link.validUntil"),
         (#"{"validUntil": "tomorrow"}"#, "link.validUntil"),
         (#"{"maxClicks": 0}"#, "link.maxClicks"),
+        (#"{"maxClicks": 2.5}"#, "link.maxClicks"),
+        (#"{"maxClicks": "5"}"#, "link.maxClicks"),
         (#"{"unknown": 1}"#, "link.unknown"),
         // Literal text that is not a URL's: it went into `Location` as written.
         (#"{"desktop": "https://d.example.com/a b/{id}"}"#, "link.desktop"),
@@ -62,6 +64,13 @@ import Testing
         } throws: { error in
             (error as? LinkError)?.code == .invalidRequest && (error as? LinkError)?.details["field"] == .string(field)
         }
+    }
+
+    /// `maxClicks` is an integer as JSON Schema counts one: a whole number written as a decimal is taken.
+    @Test(arguments: [("5.0", 5), ("1e3", 1000), ("7", 7)])
+    func maxClicksWrittenAsAWholeDecimalIsTaken(text: String, count: Int) throws {
+        let table = try Self.table(#"[{"path": "/u/:id", "link": {"maxClicks": \#(text)}}]"#)
+        #expect(table.routes.first?.link?.maxClicks == count)
     }
 
     @Test func aProviderTokenAndAValidWindowOfOneInstantAreTaken() throws {
