@@ -23,8 +23,10 @@ struct AppLinkEndpoints: Sendable {
             Endpoint("POST", AppLinkEndpoints.claimPath, .read) { request, _ in
                 let fields = try JSONFields(try request.jsonBody(), allowed: ["token", "installId"])
                 let token = try fields.requiredString("token")
-                // Optional (§9): `null`, as many JSON encoders write an absent optional, is no `installId`.
-                let installID = fields["installId"]?.isNull == true ? nil : try fields.string("installId")
+                // Optional (§9): `null`, as many JSON encoders write an absent optional, is no `installId`; so is
+                // `""`, which would let every app that sends it repeat another device's claim.
+                let given = fields["installId"]?.isNull == true ? nil : try fields.string("installId")
+                let installID = given?.isEmpty == true ? nil : given
                 // Kept on the token's row for its whole life: unbounded, one client could fill the disk with them.
                 if let installID, installID.unicodeScalars.count > AppLinkEndpoints.maxInstallIDLength {
                     throw LinkError(

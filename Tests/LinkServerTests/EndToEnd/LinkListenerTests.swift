@@ -143,6 +143,20 @@ import Testing
         }
     }
 
+    /// An empty `installId` is no id: its claim is answered once, and a second claim with `""` (another device
+    /// whose app sends an empty id) is `unknown_token`, not the first device's link again.
+    @Test func anEmptyInstallIdIsNoId() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)
+            let token = try #require(try links(server).click("/users/42", agent: Self.android).playToken)
+            let first = try server.client().post("/v1/deferred/claim", ["token": .string(token), "installId": ""])
+            #expect(first.status == 200)
+            let second = try server.client().post("/v1/deferred/claim", ["token": .string(token), "installId": ""])
+            #expect(second.status == 404)
+            #expect(second.errorCode == "unknown_token")
+        }
+    }
+
     /// §9: "No fingerprinting: no IP address or device signature is stored with a token". The stored row has the
     /// token, the resolution, the platform, the times, the link and the install id once claimed: nothing of the
     /// click's address, agent or language.
