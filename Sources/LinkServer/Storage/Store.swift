@@ -88,8 +88,8 @@ protocol Store: Sendable {
     /// does, a shared store answers every call but ``probeRevisions()`` `unavailable` at once rather than after a
     /// connection attempt (a circuit breaker: the follower's poll is the probe).
     func failFast(while knownUnreachable: @escaping @Sendable () -> Bool)
-    /// Sets what a slot shows when it still shows `previous` (compared by `id` and `since`); throws
-    /// ``StoreConflict`` when another instance changed the slot first. `events` (the change's `slotChanged`, from
+    /// Sets what a slot shows when it still shows `previous` (compared by `id`, `since`, `expires` and `priority`);
+    /// throws ``StoreConflict`` when another instance changed the slot first. `events` (the change's `slotChanged`, from
     /// ``EventHub/storedEvent(_:extra:time:)``: only a store that keeps the event log has any) are appended in the
     /// same transaction.
     func saveSlot(

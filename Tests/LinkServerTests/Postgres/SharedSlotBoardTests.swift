@@ -47,5 +47,22 @@ extension PostgresSuites {
                 #expect(a.current("s")?.payload == 2)
             }
         }
+
+        /// B raises its presentation's priority (same id, the same `expires`); A, which has not seen it, presents
+        /// something between the two priorities. The store must refuse A's replacement, decided on the old
+        /// priority, and A, deciding again, presents nothing.
+        @Test func aReplacementDecidedOnAnOldPriorityIsRefused() async throws {
+            try await PostgresStoreTests.onTwoStores { storeA, storeB in
+                let clock = SlotBoardTests.Clock()
+                let b = try SlotBoard(store: storeB, hub: LocalEventHub(types: EventBus()), clock: { clock.now })
+                #expect(try b.present("s", id: "x", priority: 1, payload: 1, ttl: 60).reason == "presented")
+                let a = try SlotBoard(store: storeA, hub: LocalEventHub(types: EventBus()), clock: { clock.now })
+                clock.advance(seconds: 30)
+                #expect(try b.present("s", id: "x", priority: 10, payload: 2, ttl: 30).reason == "presented")
+                #expect(try storeA.loadSlots()["s"]?.expires == a.current("s")?.expires)
+                #expect(try a.present("s", id: "y", priority: 5, payload: 3, ttl: 60).reason == nil)
+                #expect(try storeA.loadSlots()["s"]?.id == "x")
+            }
+        }
     }
 }

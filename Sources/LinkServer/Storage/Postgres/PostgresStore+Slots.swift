@@ -31,28 +31,31 @@ extension PostgresStore {
         appending events: [StoredEvent]
     ) throws {
         try saveSlot(
-            name, presentation, expecting: .some(previous.map { ($0.id, $0.since, $0.expires) }), events: events)
+            name, presentation, expecting: .some(previous.map { ($0.id, $0.since, $0.expires, $0.priority) }),
+            events: events)
     }
 
-    /// With `expecting`, commits only when the slot still holds that presentation (`id`, `since` and `expires`; `nil`
-    /// for empty): the slots' revision row is locked first, so presents into one slot are serialised across
-    /// instances. `expires` too: an update by the same id keeps `since` and moves `expires`, and an expiry decided on
-    /// the presentation before it must not end the one after it.
+    /// With `expecting`, commits only when the slot still holds that presentation (`id`, `since`, `expires` and
+    /// `priority`; `nil` for empty): the slots' revision row is locked first, so presents into one slot are
+    /// serialised across instances. An update by the same id keeps `since` and may move `expires` and `priority`: a
+    /// change decided on the presentation before it (its expiry, a replacement by priority) must not apply to it.
     private func saveSlot(
-        _ name: String, _ presentation: Presentation?, expecting: (id: String, since: Int64, expires: Int64)??,
-        events: [StoredEvent]
+        _ name: String, _ presentation: Presentation?,
+        expecting: (id: String, since: Int64, expires: Int64, priority: Int)??, events: [StoredEvent]
     ) throws {
         let now = WallClock.milliseconds()
         let row = presentation.map { ($0.id, $0.priority, $0.payload.encodedString(), $0.since, $0.expires) }
         try transaction { connection, logger in
             let revision = try await connection.lockRevision(.slots, logger: logger)
             if let expecting {
-                var stored: (String, Int64, Int64)?
+                var stored: (String, Int64, Int64, Int)?
                 let rows = try await connection.query(
-                    "SELECT id, since, expires FROM slot WHERE name = \(name)", logger: logger
-                ).decode((String, Int64, Int64).self)
+                    "SELECT id, since, expires, priority FROM slot WHERE name = \(name)", logger: logger
+                ).decode((String, Int64, Int64, Int).self)
                 for try await found in rows { stored = found }
-                guard stored?.0 == expecting?.id, stored?.1 == expecting?.since, stored?.2 == expecting?.expires else {
+                guard stored?.0 == expecting?.id, stored?.1 == expecting?.since, stored?.2 == expecting?.expires,
+                    stored?.3 == expecting?.priority
+                else {
                     throw StoreConflict(table: .slots)
                 }
             }
