@@ -261,7 +261,9 @@ final class Application: Sendable {
         cmhd_release_free_heap()
         try daemon.start()
         let host = config.server.host.contains(":") ? "[\(config.server.host)]" : config.server.host
-        logger.info("listening on http://\(host):\(daemon.port)")
+        // The build's version rides on this line: a start that fails says one thing (API.md §12: "one clear
+        // message"), and no line is logged before the configuration is known.
+        logger.info("listening on http://\(host):\(daemon.port)", metadata: ["version": "\(BuildInfo.version)"])
         if let linksDaemon {
             try linksDaemon.start()
             logger.info("links listening on http://\(host):\(linksDaemon.port)")

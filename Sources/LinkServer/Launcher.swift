@@ -48,7 +48,6 @@ enum Launcher {
             }
         }
         let logger = Logger(label: "LinkServer")
-        logger.info("starting", metadata: ["version": "\(BuildInfo.version)"])
         // Catch SIGTERM and SIGINT before anything listens: a signal sent as soon as the first listener is logged
         // must stop the process cleanly, not be lost between `SIG_IGN` and its dispatch source.
         let termination = TerminationSignal()

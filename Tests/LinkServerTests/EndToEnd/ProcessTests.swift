@@ -381,15 +381,15 @@ import Testing
         #expect(server.log.contains("--data-dir"))
     }
 
-    /// `--version` prints the build's version and exits 0; a start logs it first.
+    /// `--version` prints the build's version and exits 0; the `listening on` line carries it.
     @Test func versionIsPrintedAndLogged() throws {
         let version = try ServerProcess(arguments: ["--version"])
         #expect(try version.waitForExit() == 0)
         #expect(version.log.trimmingCharacters(in: .whitespacesAndNewlines) == BuildInfo.version)
         let server = try ServerProcess(arguments: ["--port", "0", "--data-dir", TestServer.temporaryDirectory()])
         try server.waitUntilListening()
-        let first = server.log.split(separator: "\n").first ?? ""
-        #expect(first.hasSuffix(" starting") && first.contains("version=\(BuildInfo.version)"), "\(server.log)")
+        let line = server.log.split(separator: "\n").first { $0.contains(" listening on http://") } ?? ""
+        #expect(line.contains("version=\(BuildInfo.version)"), "\(server.log)")
         server.signal(SIGTERM)
         #expect(try server.waitForExit() == 0)
     }
