@@ -2758,7 +2758,7 @@ extension Components {
         internal struct ClaimRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ClaimRequest/token`.
             internal var token: Swift.String
-            /// Optional; `null` is the same as absent. At most 256 characters: it is kept with the token.
+            /// Optional; `null` and `""` are the same as absent. At most 256 characters: it is kept with the token.
             ///
             /// - Remark: Generated from `#/components/schemas/ClaimRequest/installId`.
             internal var installId: Swift.String?
@@ -2766,7 +2766,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - token:
-            ///   - installId: Optional; `null` is the same as absent. At most 256 characters: it is kept with the token.
+            ///   - installId: Optional; `null` and `""` are the same as absent. At most 256 characters: it is kept with the token.
             internal init(
                 token: Swift.String,
                 installId: Swift.String? = nil

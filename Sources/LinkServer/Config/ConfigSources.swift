@@ -14,6 +14,8 @@ struct ConfigSources: Sendable {
     /// One provider, and how to find the origin of a value it holds.
     struct Source: Sendable {
         var provider: any ConfigProvider
+        /// Whether this is one of the environment's providers (whose booleans also read `yes`, `no`, `1`, `0`).
+        var isEnvironment = false
         var locate: @Sendable (AbsoluteConfigKey) -> Origin?
     }
 
@@ -41,8 +43,8 @@ struct ConfigSources: Sendable {
         self.environment = environment
         var sources = [
             Source(provider: commandLine.provider) { key in commandLine.origin(of: key) },
-            Source(provider: derived) { key in Self.environmentOrigin(of: key, in: derived) },
-            Source(provider: aliases) { key in Self.environmentOrigin(of: key, in: aliases) },
+            Source(provider: derived, isEnvironment: true) { key in Self.environmentOrigin(of: key, in: derived) },
+            Source(provider: aliases, isEnvironment: true) { key in Self.environmentOrigin(of: key, in: aliases) },
         ]
         if let file {
             sources.append(
@@ -102,6 +104,11 @@ struct ConfigSources: Sendable {
             if let origin = source.locate(key) { return origin }
         }
         return nil
+    }
+
+    /// Whether the value a reader gets for `key` comes from the environment.
+    func isFromEnvironment(_ key: AbsoluteConfigKey) -> Bool {
+        sources.first { $0.locate(key) != nil }?.isEnvironment == true
     }
 
     /// The variable holding `key` (its name is the lookup's encoded key) and its text.

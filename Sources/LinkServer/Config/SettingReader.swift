@@ -39,7 +39,7 @@ final class SettingReader {
     /// A boolean; the environment also takes `yes`/`no` and `1`/`0` (swift-configuration's reading of variables,
     /// any case), and its message says so.
     func bool(_ key: String) throws(ConfigError) -> Bool {
-        let fromEnvironment = sources.origin(of: AbsoluteConfigKey(ConfigKey(key)))?.name.hasPrefix("LINK_") == true
+        let fromEnvironment = sources.isFromEnvironment(AbsoluteConfigKey(ConfigKey(key)))
         return try read(key, fromEnvironment ? "true, false, yes, no, 1 or 0" : "true or false") {
             try $0.requiredBool(forKey: $1)
         }

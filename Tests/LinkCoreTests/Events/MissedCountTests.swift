@@ -1,4 +1,5 @@
 import LinkTestSupport
+import Synchronization
 import Testing
 
 @testable import LinkCore
@@ -112,6 +113,28 @@ import Testing
         // Acknowledging everything: an empty answer whose cursor is the client's, not an older one.
         let empty = try poll(bus, id, after: seqs[3])
         #expect(empty.events.isEmpty && empty.cursor == seqs[3])
+    }
+
+    /// An `after` taken from an emit of another type (never handed to this subscription): the answer's cursor is at
+    /// least that `after`, waiting or not, as with the shared store.
+    @Test func anAnswersCursorIsNotBelowTheClientsAfter() throws {
+        let bus = EventBus()
+        let id = try bus.subscribe([EventTypeRequest(path: "/e")], ttl: .seconds(300), now: t0).id
+        _ = try bus.subscribe([EventTypeRequest(path: "/other")], ttl: .seconds(300), now: t0)
+        let other = try bus.emit(try Location("/other"), extra: nil, time: "t").seq
+        let answer = try poll(bus, id, after: other)
+        #expect(answer.events.isEmpty && answer.cursor == other)
+        // A waiting poll released by a second one with that `after`: the released answer's cursor too.
+        let released = Mutex<PollResult?>(nil)
+        guard
+            case .waiting = try bus.poll(
+                id, after: 0, wait: .seconds(30), now: t0,
+                complete: { result in
+                    released.withLock { $0 = result }
+                })
+        else { throw LinkError(.internal, "nothing queued: the poll waits") }
+        #expect(try poll(bus, id, after: other).cursor == other)
+        #expect(released.withLock { $0 }?.cursor == other)
     }
 
     /// An `after` past every `seq` the bus has handed out (a cursor kept across a reset, say) acknowledges only

@@ -62,9 +62,11 @@ export function parseJSONField(text, name, fallback = undefined) {
  * from a page (the service would be sent another one, or refuse it as out of range), so it is refused here.
  */
 export function parseWholeNumberField(text, name) {
-  const number = Number(text.trim());
-  if (text.trim() === "" || !Number.isSafeInteger(number)) {
-    throw new Error(`${name} must be a whole number from -9007199254740991 to 9007199254740991.`);
+  const digits = text.trim();
+  const number = Number(digits);
+  // Digits only: `Number` also reads `0x10`, `1e3` and `.5`.
+  if (!/^-?\d+$/.test(digits) || !Number.isSafeInteger(number)) {
+    throw new Error(`${name} must be a whole number written in digits, at most 9007199254740991 either way.`);
   }
   return number;
 }
