@@ -36,13 +36,7 @@ enum ErrorEnvelope {
     static func response(
         for error: LinkError, headers: [(String, String)] = [], alongside: JSONObject = [:]
     ) -> Response {
-        var headers = headers
-        if error.code == .unavailable,
-            !headers.contains(where: { $0.0.lowercased() == "retry-after" })
-        {
-            headers.append(("Retry-After", "1"))
-        }
-        return .json(
+        var response = Response.json(
             writing: { writer in
                 writer.beginObject()
                 for (key, value) in alongside {
@@ -60,6 +54,10 @@ enum ErrorEnvelope {
                 writer.endObject()
                 writer.endObject()
             }, status: status(of: error.code), headers: headers)
+        if error.code == .unavailable, response.header("Retry-After") == nil {
+            response.headers.append(("Retry-After", "1"))
+        }
+        return response
     }
 
     /// A generic 500 whose message leaks nothing; the caller logs the real error.
