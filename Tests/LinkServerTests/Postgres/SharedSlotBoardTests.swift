@@ -13,8 +13,8 @@ extension PostgresSuites {
         @Test func aPresentationPublishedByAStaleWriteStillEnds() async throws {
             try await PostgresStoreTests.onTwoStores { storeA, storeB in
                 let clock = SlotBoardTests.Clock()
-                let a = try SlotBoard(store: storeA, hub: LocalEventHub(types: EventBus()), clock: { clock.now })
-                let b = try SlotBoard(store: storeB, hub: LocalEventHub(types: EventBus()), clock: { clock.now })
+                let a = try SlotBoardTests.board(on: storeA, clock: clock)
+                let b = try SlotBoardTests.board(on: storeB, clock: clock)
                 #expect(try b.present("y", id: "q", priority: 5, payload: .null, ttl: 600).reason == "presented")
                 #expect(try b.present("z", id: "p", priority: 1, payload: .null, ttl: 60).reason == "presented")
                 #expect(try a.present("y", id: "low", priority: 1, payload: .null, ttl: 600).reason == nil)
@@ -27,16 +27,25 @@ extension PostgresSuites {
             }
         }
 
+        /// B presents `x` into `s` (priority 1, 60 s), then A starts and reads it: two instances that agree, until B
+        /// changes `x` without A hearing of it.
+        private static func agreeingOnX(
+            _ storeA: PostgresStore, _ storeB: PostgresStore, _ clock: SlotBoardTests.Clock
+        ) throws -> (a: SlotBoard, b: SlotBoard) {
+            let b = try SlotBoardTests.board(on: storeB, clock: clock)
+            #expect(try b.present("s", id: "x", priority: 1, payload: 1, ttl: 60).reason == "presented")
+            let a = try SlotBoardTests.board(on: storeA, clock: clock)
+            #expect(a.current("s")?.id == "x")
+            return (a, b)
+        }
+
         /// B updates its presentation (same id: `since` kept, a longer `ttl`) just before it ends; A, which has not
         /// seen the update, ends it at the old `expires`. The store must refuse A's expiry: it matched the slot by
         /// `id` and `since` only, so the update was acknowledged and then lost (found by an audit, 1 try in 4).
         @Test func anUpdateJustBeforeTheEndIsNotEndedByAStaleExpiry() async throws {
             try await PostgresStoreTests.onTwoStores { storeA, storeB in
                 let clock = SlotBoardTests.Clock()
-                let b = try SlotBoard(store: storeB, hub: LocalEventHub(types: EventBus()), clock: { clock.now })
-                #expect(try b.present("s", id: "x", priority: 1, payload: 1, ttl: 60).reason == "presented")
-                let a = try SlotBoard(store: storeA, hub: LocalEventHub(types: EventBus()), clock: { clock.now })
-                #expect(a.current("s")?.id == "x")
+                let (a, b) = try Self.agreeingOnX(storeA, storeB, clock)
 
                 clock.advance(seconds: 59)
                 #expect(try b.present("s", id: "x", priority: 1, payload: 2, ttl: 600).reason == "presented")
@@ -54,9 +63,7 @@ extension PostgresSuites {
         @Test func aReplacementDecidedOnAnOldPriorityIsRefused() async throws {
             try await PostgresStoreTests.onTwoStores { storeA, storeB in
                 let clock = SlotBoardTests.Clock()
-                let b = try SlotBoard(store: storeB, hub: LocalEventHub(types: EventBus()), clock: { clock.now })
-                #expect(try b.present("s", id: "x", priority: 1, payload: 1, ttl: 60).reason == "presented")
-                let a = try SlotBoard(store: storeA, hub: LocalEventHub(types: EventBus()), clock: { clock.now })
+                let (a, b) = try Self.agreeingOnX(storeA, storeB, clock)
                 clock.advance(seconds: 30)
                 #expect(try b.present("s", id: "x", priority: 10, payload: 2, ttl: 30).reason == "presented")
                 #expect(try storeA.loadSlots()["s"]?.expires == a.current("s")?.expires)

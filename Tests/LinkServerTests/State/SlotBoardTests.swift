@@ -14,12 +14,16 @@ import Testing
         func advance(seconds: Double) { milliseconds.add(Int64(seconds * 1000), ordering: .relaxed) }
     }
 
+    /// A board on `store` whose time is `clock`'s (the test moves it), with an event hub of its own.
+    static func board(on store: any Store, clock: Clock) throws -> SlotBoard {
+        try SlotBoard(store: store, hub: LocalEventHub(types: EventBus()), clock: { clock.now })
+    }
+
     /// A board on a real embedded store, with a clock the test moves.
     private static func board() throws -> (SlotBoard, SQLiteStore, Clock) {
         let store = try SQLiteStore(directory: TestServer.temporaryDirectory())
         let clock = Clock()
-        let board = try SlotBoard(store: store, hub: LocalEventHub(types: EventBus()), clock: { clock.now })
-        return (board, store, clock)
+        return (try board(on: store, clock: clock), store, clock)
     }
 
     @Test func dismissedAndReplacedPresentationsLeaveNoQueuedExpiries() throws {
