@@ -6,8 +6,8 @@ import Testing
 @testable import LinkServer
 
 @Suite struct ConfigLoaderTests {
-    private func file(_ json: String) throws -> String {
-        let path = TestServer.temporaryDirectory() + "/linkserver.json"
+    private func file(_ json: String, named name: String = "linkserver.json") throws -> String {
+        let path = TestServer.temporaryDirectory() + "/" + name
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -304,9 +304,7 @@ import Testing
 
     /// The routes file refuses a repeated key too (a route's second `"pattern"` replaced its first).
     @Test func aRepeatedKeyInTheRoutesFileIsRefused() throws {
-        let path = TestServer.temporaryDirectory() + "/routes.json"
-        try Data(#"{"routes": [{"pattern": "/a", "name": "a", "pattern": "/b"}]}"#.utf8)
-            .write(to: URL(fileURLWithPath: path))
+        let path = try file(#"{"routes": [{"pattern": "/a", "name": "a", "pattern": "/b"}]}"#, named: "routes.json")
         #expect {
             try RoutesFile.load(path)
         } throws: { error in
