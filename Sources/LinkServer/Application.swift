@@ -16,6 +16,10 @@ final class Application: Sendable {
     let routes: LiveRoutes
     let events: EventEndpoints
     private let pollTimer: DeadlineTimer
+    /// Keeps the embedded bus's subscriptions in the store (`nil` with a shared store, which keeps them itself).
+    private let journal: SubscriptionJournal?
+    /// Writes what the journal keeps behind, about once a second.
+    private let journalTimer: DeadlineTimer?
     let resources: LiveResources
     let slots: SlotBoard
     let clicks: ClickLedger
@@ -102,7 +106,17 @@ final class Application: Sendable {
         let hub: any EventHub
         let shared = try (store as? PostgresStore).map { try SharedEventHub(types: bus, store: $0, logger: logger) }
         sharedHub = shared
-        hub = shared ?? LocalEventHub(types: bus)
+        // With the embedded store, subscriptions are kept in it and come back now (API.md §5).
+        let journal = (store as? SQLiteStore).map { SubscriptionJournal(store: $0, bus: bus, logger: logger) }
+        try journal?.restore()
+        self.journal = journal
+        journalTimer = journal.map { journal in
+            DeadlineTimer(name: "linkserver-subscription-sync") { now in
+                journal.sync(now: now)
+                return nil
+            }
+        }
+        hub = shared ?? LocalEventHub(types: bus, journal: journal)
         pollTimer = DeadlineTimer(hub: hub)
         let auth = TokenCheck(adminToken: config.adminToken, readToken: config.readToken)
         events = EventEndpoints(
@@ -232,6 +246,7 @@ final class Application: Sendable {
         let listeners = linksDaemon == nil ? 1 : 2
         OpenFileLimit.raiseOpenFiles(toAtLeast: config.server.connectionLimit * listeners + 256, logger: logger)
         pollTimer.start()
+        journalTimer?.start()
         slots.start()
         clicks.takeKept()
         clicks.start()
@@ -334,6 +349,9 @@ final class Application: Sendable {
         follower?.stop()
         pollTimer.stop()
         slots.stop()
+        // The last acknowledgements and idle times: a clean stop loses none.
+        journalTimer?.stop()
+        journal?.sync()
         do {
             try store.close()
         } catch {

@@ -4,7 +4,7 @@
 /// advances `after` only once the consumer has taken every event of that answer), so no event reaches the
 /// consumer twice and none is skipped without a word:
 /// - events the service dropped from a full queue arrive as ``Element/missed(_:)`` before the newer events;
-/// - a subscription that is gone (expired while nobody polled, or the service restarted) is replaced, at once if
+/// - a subscription that is gone (expired while nobody polled, or lost with the service's data) is replaced, at once if
 ///   it had answered a poll (else after a back-off), and ``Element/resubscribed(lastSeq:)`` says that events
 ///   emitted meanwhile are lost;
 /// - network errors and 502–504 answers are retried with ``Backoff`` (full jitter; a 503 after its

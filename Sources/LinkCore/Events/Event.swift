@@ -49,6 +49,37 @@ public final class Event: Sendable, Hashable {
         encoded = writer.finish()
     }
 
+    /// The event a store kept as ``encoded`` (the embedded store's event log): its bytes are kept as they are, so a
+    /// restarted service answers with the same bytes; the other members are read back from them.
+    public static func restoring(_ encoded: [UInt8]) throws -> Event {
+        let value = try JSONParser.parse(encoded, maxDepth: JSONParser.storedMaxDepth)
+        guard case .int(let seq)? = value["seq"], case .string(let patternText)? = value["pattern"],
+            case .string(let locationText)? = value["location"], case .string(let time)? = value["time"]
+        else { throw LinkError(.internal, "A kept event is not an event") }
+        let pattern = try Pattern(patternText)
+        let named = EventType(pattern: pattern, name: value["name"]?.stringValue)
+        let type = EventType.builtIn.first { $0.pattern == pattern && $0.name == named.name } ?? named
+        // Subscribers receive the bytes: a location that does not read back (none should) costs only the members.
+        let location = try? Location(locationText)
+        return Event(
+            seq: seq, type: type, location: location ?? Location(segments: []),
+            parameters: location.map { pattern.parameters(in: $0.segments) } ?? PathParameters(),
+            extra: value["extra"] ?? .null, time: time, encoded: encoded)
+    }
+
+    private init(
+        seq: Int, type: EventType, location: Location, parameters: PathParameters, extra: JSONValue, time: String,
+        encoded: [UInt8]
+    ) {
+        self.seq = seq
+        self.type = type
+        self.location = location
+        self.parameters = parameters
+        self.extra = extra
+        self.time = time
+        self.encoded = encoded
+    }
+
     /// `{"seq", "name", "pattern", "location", "params", "query", "extra", "time"}`.
     public func json() -> JSONValue {
         JSONValue(writtenBy: { $0.encoded(encoded) })
@@ -102,11 +133,25 @@ public struct EmitResult: Sendable, Hashable {
     public var delivered: Int
     /// The matched event types, best first, by name or by pattern when unnamed.
     public var matched: [String]
+    /// The events the subscriptions received, one per matched type that reached one, best first (what a store keeps
+    /// to queue them again after a restart). Not part of the answer, nor of equality.
+    public var reached: [Event]
 
-    public init(seq: Int, delivered: Int, matched: [String]) {
+    public init(seq: Int, delivered: Int, matched: [String], reached: [Event] = []) {
         self.seq = seq
         self.delivered = delivered
         self.matched = matched
+        self.reached = reached
+    }
+
+    public static func == (a: EmitResult, b: EmitResult) -> Bool {
+        a.seq == b.seq && a.delivered == b.delivered && a.matched == b.matched
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(seq)
+        hasher.combine(delivered)
+        hasher.combine(matched)
     }
 
     public func json() -> JSONValue {

@@ -236,12 +236,20 @@ public final class EventBus: Sendable {
     public func subscribe(_ requests: [EventTypeRequest], ttl: Duration, now: ContinuousClock.Instant) throws(LinkError)
         -> (id: String, cursor: Int)
     {
+        let opened = try open(requests, ttl: ttl, now: now)
+        return (opened.id, opened.cursor)
+    }
+
+    /// ``subscribe(_:ttl:now:)``, answering the types the subscription holds too (what a store keeps of it).
+    public func open(_ requests: [EventTypeRequest], ttl: Duration, now: ContinuousClock.Instant) throws(LinkError)
+        -> (id: String, cursor: Int, types: [EventType])
+    {
         guard !requests.isEmpty else {
             throw LinkError(.invalidRequest, "'events' must list at least one event type")
         }
         try checkSize(requests)
         let id = EventBus.newID()
-        return try state.withLock { (state) throws(LinkError) -> (id: String, cursor: Int) in
+        return try state.withLock { (state) throws(LinkError) -> (id: String, cursor: Int, types: [EventType]) in
             guard state.subscriptions.count < limits.maxSubscriptions else {
                 throw LinkError(
                     .tooManySubscriptions, "The subscription limit is reached",
@@ -255,7 +263,7 @@ public final class EventBus: Sendable {
                 id: id, typeIndices: typeIndices, ttl: ttl, lastActive: now, cursor: state.seq)
             state.subscriptions[id] = subscription
             for index in typeIndices { state.subscribers[index, default: [:]][id] = subscription }
-            return (id, state.seq)
+            return (id, state.seq, typeIndices.sorted().compactMap { catalog.type(at: $0) })
         }
     }
 
@@ -330,6 +338,95 @@ public final class EventBus: Sendable {
         return outcome
     }
 
+    // MARK: - Keeping subscriptions across restarts
+
+    /// What a store keeps of a subscription (``snapshot(now:)``) to bring it back after a restart
+    /// (``restore(_:now:)``).
+    public struct SubscriptionState: Sendable, Equatable {
+        public let id: String
+        /// The last `seq` handed to it.
+        public let cursor: Int
+        /// Its queue holds no event below this `seq`: every one of its events below was acknowledged or dropped.
+        public let heldFrom: Int
+        /// Dropped events not yet acknowledged (all below `heldFrom`).
+        public let missed: Int
+        /// How long ago, at the snapshot, its last poll ended; zero while one waits (a waiting poll keeps it alive).
+        public let idle: Duration
+        public let ttl: Duration
+        /// How many of its queued events have a `seq` below the snapshot's `below`.
+        public let heldBelow: Int
+
+        public init(
+            id: String, cursor: Int, heldFrom: Int, missed: Int, idle: Duration, ttl: Duration, heldBelow: Int = 0
+        ) {
+            self.id = id
+            self.cursor = cursor
+            self.heldFrom = heldFrom
+            self.missed = missed
+            self.idle = idle
+            self.ttl = ttl
+            self.heldBelow = heldBelow
+        }
+    }
+
+    /// Every subscription's state, read at one instant; each counts its queued events below `below` (a store that
+    /// keeps no events below it counts them as dropped should the process die, ``SubscriptionState/heldBelow``).
+    public func snapshot(now: ContinuousClock.Instant, below: Int = 0) -> [SubscriptionState] {
+        state.withLock { state in
+            state.subscriptions.values.map { subscription in
+                SubscriptionState(
+                    id: subscription.id, cursor: subscription.cursor,
+                    heldFrom: subscription.oldestQueued ?? state.seq + 1, missed: subscription.missed,
+                    idle: subscription.waiter == nil ? max(.zero, now - subscription.lastActive) : .zero,
+                    ttl: subscription.ttl, heldBelow: below > 0 ? subscription.queuedCount(below: below) : 0)
+            }
+        }
+    }
+
+    /// A subscription to bring back (``restore(_:now:)``).
+    public struct RestoredSubscription: Sendable {
+        public var id: String
+        /// The patterns of the types it holds; one no longer registered is left out.
+        public var patterns: [Pattern]
+        public var ttl: Duration
+        /// How long it had been idle (see ``SubscriptionState/idle``), counted back from the restore.
+        public var idle: Duration
+        public var cursor: Int
+        /// Dropped events it had not acknowledged, all older than `events`.
+        public var missed: Int
+        /// Its unacknowledged events, oldest first: beyond the queue limit the oldest are dropped and counted.
+        public var events: [Event]
+
+        public init(
+            id: String, patterns: [Pattern], ttl: Duration, idle: Duration, cursor: Int, missed: Int, events: [Event]
+        ) {
+            self.id = id
+            self.patterns = patterns
+            self.ttl = ttl
+            self.idle = idle
+            self.cursor = cursor
+            self.missed = missed
+            self.events = events
+        }
+    }
+
+    /// Brings back subscriptions kept by a store (at start, before any request): each with its queue, its dropped
+    /// count and what is left of its `ttl`. One with an id already open is skipped.
+    public func restore(_ restored: [RestoredSubscription], now: ContinuousClock.Instant) {
+        state.withLock { state in
+            for entry in restored where state.subscriptions[entry.id] == nil {
+                let indices = Set(entry.patterns.compactMap { state.catalog.index(of: $0) })
+                let subscription = Subscription(
+                    id: entry.id, typeIndices: indices, ttl: entry.ttl, lastActive: now - entry.idle,
+                    cursor: entry.cursor)
+                subscription.restore(missed: entry.missed, before: entry.events.first?.seq ?? entry.cursor + 1)
+                for event in entry.events { subscription.enqueue(event, limit: limits.queueLimit) }
+                state.subscriptions[entry.id] = subscription
+                for index in indices { state.subscribers[index, default: [:]][entry.id] = subscription }
+            }
+        }
+    }
+
     // MARK: - Emitting
 
     /// Delivers an event at `location` to every subscription with a matching type, each tagged with its
@@ -355,6 +452,7 @@ public final class EventBus: Sendable {
                 // the ids already reached are skipped (with one, each subscriber is reached once anyway).
                 var reached: Set<String> = []
                 var delivered = 0
+                var events: [Event] = []
                 // At most every waiting poll of the matched types wakes (not every poll waiting on the bus).
                 wake.reserveCapacity(
                     min(state.waiting, matches.reduce(0) { $0 + (state.subscribers[$1.index]?.count ?? 0) }))
@@ -365,6 +463,7 @@ public final class EventBus: Sendable {
                     let event = Event(
                         seq: state.seq, type: type, location: location, parameters: parameters, extra: extra,
                         time: time)
+                    let before = delivered
                     for (id, subscription) in subscribers where matches.count == 1 || reached.insert(id).inserted {
                         // One past its `ttl` is gone though the sweep has not removed it yet (as a poll finds).
                         if subscription.hasExpired(at: now) { continue }
@@ -377,9 +476,10 @@ public final class EventBus: Sendable {
                             wake.append((waiter, subscription.answer()))
                         }
                     }
+                    if delivered > before { events.append(event) }
                 }
                 let matched = matches.compactMap { state.catalog.type(at: $0.index)?.label }
-                return .emitted(EmitResult(seq: state.seq, delivered: delivered, matched: matched))
+                return .emitted(EmitResult(seq: state.seq, delivered: delivered, matched: matched, reached: events))
             }
             switch attempt {
             case .reserve(let limit):

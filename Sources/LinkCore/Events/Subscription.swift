@@ -203,6 +203,30 @@ final class Subscription {
         earlierHandedOut = earlier
     }
 
+    /// The `seq` of the oldest event queued.
+    var oldestQueued: Int? { queue.first?.seq }
+
+    /// How many queued events have a `seq` below `seq` (the queue is in `seq` order).
+    func queuedCount(below seq: Int) -> Int {
+        var low = queue.startIndex
+        var high = queue.endIndex
+        while low < high {
+            let middle = low + (high - low) / 2
+            if queue[middle].seq < seq { low = middle + 1 } else { high = middle }
+        }
+        return low - queue.startIndex
+    }
+
+    /// Counts `missed` dropped events, all below `seq`, of a subscription brought back after a restart: the order of
+    /// their `seq`s is not known, so they are one run that only an acknowledgement through `seq - 1` clears (erring
+    /// towards reporting more, as a merged run does).
+    func restore(missed count: Int, before seq: Int) {
+        guard count > 0 else { return }
+        // A run from -1 is never dense (no event has a `seq` below 1), so it stays whole until passed.
+        drops = [DropRun(first: -1, last: seq - 1, count: count)]
+        missed = count
+    }
+
     /// Stops delivering the event type at `index` (it was removed).
     func forget(type index: Int) {
         typeIndices.remove(index)

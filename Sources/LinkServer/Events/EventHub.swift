@@ -28,6 +28,8 @@ protocol EventHub: Sendable {
     func releaseAll()
     /// Answers the polls whose wait elapsed and expires idle subscriptions; answers the next deadline.
     func expire(now: ContinuousClock.Instant) -> ContinuousClock.Instant?
+    /// `type` was removed from ``types`` (its subscriptions stop receiving it).
+    func removed(_ type: EventType)
     /// Runs `body` (which looks types up in ``types``); a hub whose types follow other instances re-reads them once
     /// and runs `body` again when it finds no such type.
     func withCurrentTypes<Value>(_ body: () throws -> Value) throws -> Value
@@ -53,6 +55,8 @@ struct StoredEvent: Sendable {
 
 extension EventHub {
     func withCurrentTypes<Value>(_ body: () throws -> Value) throws -> Value { try body() }
+
+    func removed(_ type: EventType) {}
 
     /// The event at `location` as the store's log keeps it, when events live in the store (`nil`: they are
     /// delivered in this process by ``emit(_:extra:time:)``).
@@ -109,15 +113,31 @@ final class UnusedPollWaiter: PollAnswerWaiter {
     func answered(_ answer: PollAnswer) {}
 }
 
-/// The embedded hub: everything in this process's ``EventBus``.
+/// The embedded hub: everything in this process's ``EventBus``, kept in the embedded store by `journal` (without
+/// one, subscriptions end with the process).
 struct LocalEventHub: EventHub {
     let types: EventBus
+    var journal: SubscriptionJournal?
 
     func subscribe(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int) {
-        try types.subscribe(requests, ttl: ttl, now: .now)
+        let opened = try types.open(requests, ttl: ttl, now: .now)
+        if let journal {
+            do {
+                try journal.opened(id: opened.id, types: opened.types, ttl: ttl, cursor: opened.cursor)
+            } catch {
+                try? types.cancel(opened.id)
+                throw error
+            }
+        }
+        return (opened.id, opened.cursor)
     }
 
-    func cancel(_ id: String) throws { try types.cancel(id) }
+    func cancel(_ id: String) throws {
+        try types.cancel(id)
+        try journal?.closed(id: id)
+    }
+
+    func removed(_ type: EventType) { journal?.removed(type) }
 
     func poll(_ id: String, after: Int?, wait: Duration, waiter: any PollAnswerWaiter) throws -> PollAnswer? {
         switch try types.poll(id, after: after, wait: wait, now: .now, waiter: waiter) {
@@ -131,7 +151,9 @@ struct LocalEventHub: EventHub {
     }
 
     func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult {
-        try types.emit(location, extra: extra, time: time)
+        let result = try types.emit(location, extra: extra, time: time)
+        try journal?.emitted(result, waiting: true)
+        return result
     }
 
     func releaseAll() { types.releaseAll() }
@@ -143,7 +165,8 @@ struct LocalEventHub: EventHub {
     func emitIfHeard(_ event: () -> (location: Location, extra: JSONValue, time: String)) throws {
         guard types.subscriptionCount > 0 else { return }
         let (location, extra, time) = event()
-        _ = try types.emit(location, extra: extra, time: time)
+        let result = try types.emit(location, extra: extra, time: time)
+        try journal?.emitted(result, waiting: false)
     }
 
     var subscriptionCount: Int { types.subscriptionCount }

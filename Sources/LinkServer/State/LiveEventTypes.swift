@@ -129,6 +129,7 @@ final class LiveEventTypes: Sendable {
             let type = try bus.type(named: name, pattern: pattern)
             if !type.isBuiltIn { try store.deleteEventType(type) }
             try bus.remove(named: name, pattern: pattern)
+            hub.removed(type)
         }
     }
 

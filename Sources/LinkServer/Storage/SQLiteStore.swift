@@ -77,6 +77,7 @@ final class SQLiteStore: Store {
         registerSlotMigration(in: &migrator)
         registerClickMigration(in: &migrator)
         registerLinkMigration(in: &migrator)
+        registerSubscriptionMigration(in: &migrator)
         return migrator
     }
 

@@ -1,0 +1,250 @@
+import Foundation
+import LinkCore
+import Logging
+import Synchronization
+import Testing
+
+@testable import LinkServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// With the embedded store, subscriptions survive a restart and `kill -9` (API.md §5: events stay queued until a
+/// poll acknowledges them, `seq` and `missed` carry on; a 2xx survives a crash): a subscription's 201 and 204, and an
+/// emit's 200, follow their commit; acknowledgements and idle times are written within a second, and at a clean stop.
+@Suite(.serialized) struct SubscriptionDurabilityTests {
+    static func arguments(_ dataDir: String) -> [String] {
+        ["--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--routes", "/nonexistent.json"]
+    }
+
+    /// Runs the server process on `dataDir`, then kills it with SIGKILL.
+    static func crashing<T>(
+        _ dataDir: String, environment: [String: String] = [:], _ body: (HTTPClient) throws -> T
+    ) throws -> T {
+        let server = try ServerProcess(arguments: arguments(dataDir), environment: environment)
+        let value = try body(HTTPClient(port: try server.waitUntilListening()))
+        server.signal(SIGKILL)
+        _ = try server.waitForExit()
+        return value
+    }
+
+    static func subscribe(_ client: HTTPClient, _ events: JSONValue, ttl: Int = 300) throws -> String {
+        let reply = try client.post("/v1/events/subscriptions", ["events": events, "ttl": .int(ttl)])
+        #expect(reply.status == 201)
+        return try #require(reply.json?["id"]?.stringValue)
+    }
+
+    static func emit(_ client: HTTPClient, _ location: String, _ extra: JSONValue = nil) throws -> JSONValue? {
+        let reply = try client.post("/v1/events/emit", ["loc": .string(location), "extra": extra])
+        #expect(reply.status == 200)
+        return reply.json
+    }
+
+    static func poll(_ client: HTTPClient, _ id: String, after: Int? = nil) throws -> HTTPClient.Reply {
+        try client.get("/v1/events/subscriptions/\(id)?wait=0" + (after.map { "&after=\($0)" } ?? ""))
+    }
+
+    @Test func queuedEventsSurviveKill9ByteForByte() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let (seek, both, before) = try Self.crashing(dataDir) { client throws in
+            let seek = try Self.subscribe(client, [["path": "/seek/:progress", "name": "onSeek"]])
+            let both = try Self.subscribe(client, [["name": "onSeek"], ["path": "/other"]])
+            for progress in 1...4 {
+                let answer = try Self.emit(client, "/seek/\(progress)?at=\(progress)", ["n": 1.5, "s": "é"])
+                #expect(answer?["delivered"] == 2)
+            }
+            #expect(try Self.emit(client, "/other")?["delivered"] == 1)
+            // Handed out, not acknowledged: queued still when the process dies.
+            return (seek, both, try Self.poll(client, seek).json)
+        }
+        try withRestarted(dataDir) { client throws in
+            let after = try Self.poll(client, seek).json
+            #expect(after == before)
+            #expect(after?["events"]?.arrayValue?.map { $0["seq"] } == [1, 2, 3, 4])
+            let other = try #require(try Self.poll(client, both).json)
+            #expect(
+                other["events"]?.arrayValue?.map { $0["location"] } == [
+                    "/seek/1?at=1", "/seek/2?at=2", "/seek/3?at=3", "/seek/4?at=4", "/other",
+                ])
+            #expect(other["events"]?.arrayValue?.last?["pattern"] == "/other")
+            // Both still receive what is emitted now, above every `seq` handed out before.
+            let next = try #require(try Self.emit(client, "/seek/9"))
+            #expect(next["delivered"] == 2)
+            #expect((next["seq"]?.intValue ?? 0) > 5)
+        }
+    }
+
+    @Test func droppedCountsAndAcknowledgementsCarryOn() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let environment = ["LINK_EVENTS_QUEUE_LIMIT": "3"]
+        let id = try Self.crashing(dataDir, environment: environment) { client throws in
+            let id = try Self.subscribe(client, [["path": "/e/:n"]])
+            for n in 1...7 { _ = try Self.emit(client, "/e/\(n)") }
+            return id
+        }
+        let cursor = try withRestarted(dataDir, environment: environment, stop: SIGTERM) { client throws in
+            let answer = try #require(try Self.poll(client, id).json)
+            #expect(answer["events"]?.arrayValue?.map { $0["seq"] } == [5, 6, 7])
+            #expect(answer["missed"] == 4)
+            // A lost answer loses no count: asked again without acknowledging, the same.
+            #expect(try Self.poll(client, id).json?["missed"] == 4)
+            let acknowledged = try #require(try Self.poll(client, id, after: 6).json)
+            #expect(acknowledged["events"]?.arrayValue?.map { $0["seq"] } == [7])
+            #expect(acknowledged["missed"] == 0)
+            return try #require(acknowledged["cursor"]?.intValue)
+        }
+        // The acknowledgement was written at the clean stop: only event 7 is left.
+        try withRestarted(dataDir, environment: environment) { client throws in
+            let answer = try #require(try Self.poll(client, id).json)
+            #expect(answer["events"]?.arrayValue?.map { $0["seq"] } == [7])
+            #expect(answer["missed"] == 0)
+            #expect(answer["cursor"]?.intValue == cursor)
+        }
+    }
+
+    @Test func aClosedSubscriptionStaysClosedAfterKill9() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let (closed, open) = try Self.crashing(dataDir) { client throws in
+            let closed = try Self.subscribe(client, [["path": "/e"]])
+            let open = try Self.subscribe(client, [["path": "/e"]])
+            #expect(try client.request("DELETE", "/v1/events/subscriptions/\(closed)").status == 204)
+            return (closed, open)
+        }
+        try withRestarted(dataDir) { client throws in
+            #expect(try Self.poll(client, closed).errorCode == "subscription_not_found")
+            #expect(try Self.poll(client, open).status == 200)
+            #expect(try Self.emit(client, "/e")?["delivered"] == 1)
+        }
+    }
+
+    /// §5: a removed type's subscriptions stop receiving it, and keep what they had queued of it, across a restart
+    /// too; registered again, it does not reach them.
+    @Test func aRemovedTypeKeepsWhatWasQueuedAndSendsNoMore() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let id = try withServer(dataDir: dataDir) { server throws in
+            let client = server.client()
+            let id = try Self.subscribe(client, [["path": "/a", "name": "a"], ["path": "/b"]])
+            _ = try Self.emit(client, "/a")
+            #expect(try client.request("DELETE", "/v1/events/a").status == 204)
+            #expect(try client.post("/v1/events", ["path": "/a"]).status == 201)
+            #expect(try Self.emit(client, "/a")?["delivered"] == 0)
+            return id
+        }
+        try withServer(dataDir: dataDir) { server throws in
+            let client = server.client()
+            #expect(try Self.poll(client, id).json?["events"]?.arrayValue?.map { $0["location"] } == ["/a"])
+            // Registered again before the restart: it still does not reach the subscription.
+            #expect(try Self.emit(client, "/a")?["delivered"] == 0)
+            #expect(try Self.emit(client, "/b")?["delivered"] == 1)
+        }
+    }
+
+    /// A click's `linkClick` is not waited for (the click's answer does not say it was delivered): it is written
+    /// with the next sync, and at a clean stop.
+    @Test func aClickEventQueuedAtAStopIsThereAfterIt() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let id = try withServer(dataDir: dataDir, { LinkListenerTests.configure(&$0) }) { server throws in
+            let id = try server.client().subscribeToClicks()
+            #expect(try server.linksClient().click("/nothing", agent: LinkListenerTests.iPhone).status == 404)
+            return id
+        }
+        try withServer(dataDir: dataDir, { LinkListenerTests.configure(&$0) }) { server throws in
+            let events = try server.client().queuedEvents(id)
+            #expect(events.map { $0["location"] } == ["/links/clicks/-"])
+        }
+    }
+
+    /// The server process on `dataDir` again; stopped with `stop` afterwards (SIGKILL unless told otherwise).
+    private func withRestarted<T>(
+        _ dataDir: String, environment: [String: String] = [:], stop: Int32 = SIGKILL, _ body: (HTTPClient) throws -> T
+    ) throws -> T {
+        let server = try ServerProcess(arguments: Self.arguments(dataDir), environment: environment)
+        let value = try body(HTTPClient(port: try server.waitUntilListening()))
+        server.signal(stop)
+        let status = try server.waitForExit()
+        if stop == SIGTERM { #expect(status == 0) }
+        return value
+    }
+}
+
+/// The journal against a real SQLite store, with the wall clock in the test's hands: what is left of a subscription's
+/// `ttl` carries across a restart, and one idle for its `ttl` is removed.
+@Suite struct SubscriptionJournalTests {
+    final class Clock: Sendable {
+        let milliseconds = Mutex<Int64>(1_000_000)
+        func read() -> Int64 { milliseconds.withLock { $0 } }
+        func advance(_ by: Int64) { milliseconds.withLock { $0 += by } }
+    }
+
+    /// One start on `directory`: the store opened, the kept subscriptions restored, `body` run, a clean stop's sync.
+    /// Answers the bus and how many subscriptions came back.
+    static func started(
+        _ directory: String, clock: Clock, _ body: (LocalEventHub, SQLiteStore) throws -> Void = { _, _ in }
+    ) throws -> (bus: EventBus, restored: Int) {
+        let store = try SQLiteStore(directory: directory)
+        defer { try? store.close() }
+        let bus = EventBus(types: try store.loadEventTypes(), lastSeq: 100)
+        let journal = SubscriptionJournal(store: store, bus: bus, logger: Logger(label: "test"), clock: clock.read)
+        let restored = try journal.restore(now: .now)
+        try body(LocalEventHub(types: bus, journal: journal), store)
+        journal.sync()
+        return (bus, restored)
+    }
+
+    @Test func theRestOfTheTTLCarriesAcrossARestartAndAnIdleOneIsRemoved() throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clock = Clock()
+        var ids: [String] = []
+        _ = try Self.started(directory, clock: clock) { (hub, _) throws in
+            ids.append(try hub.subscribe([EventTypeRequest(path: "/e")], ttl: .seconds(10)).id)
+            ids.append(try hub.subscribe([EventTypeRequest(path: "/e")], ttl: .seconds(60)).id)
+        }
+        clock.advance(9_500)
+        let (bus, restored) = try Self.started(directory, clock: clock)
+        #expect(restored == 2)
+        // 9.5 s of the first one's 10 s had passed: half a second is left.
+        let now = ContinuousClock.now
+        #expect(throws: Never.self) { try bus.peek(ids[0], after: nil, now: now + .milliseconds(400)) }
+        #expect(throws: LinkError.self) { try bus.peek(ids[0], after: nil, now: now + .milliseconds(600)) }
+        clock.advance(1_000)
+        let (later, count) = try Self.started(directory, clock: clock) { (_, store) throws in
+            // The expired one is gone from the store too.
+            #expect(try store.loadSubscriptions().subscriptions.map(\.id) == [ids[1]])
+        }
+        #expect(count == 1)
+        #expect(later.subscriptionCount == 1)
+    }
+
+    /// The log keeps the last ``SubscriptionJournal/retained`` `seq`s: a subscription holding an older event (to a
+    /// type rarely emitted, polled by no one) keeps it in memory, and counts it as dropped should the process die.
+    @Test func theLogKeepsABoundedTailAndCountsWhatFallsOutOfIt() throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clock = Clock()
+        var rare = ""
+        _ = try Self.started(directory, clock: clock) { (hub, store) throws in
+            rare = try hub.subscribe([EventTypeRequest(path: "/rare")], ttl: .seconds(60)).id
+            let busy = try hub.subscribe([EventTypeRequest(path: "/busy")], ttl: .seconds(60)).id
+            #expect(try hub.emit(try Location("/rare"), extra: nil, time: "t").delivered == 1)
+            #expect(try hub.emit(try Location("/busy"), extra: nil, time: "t").delivered == 1)
+            // More `seq`s than the log keeps go by (on the bus alone: they need not be written for this).
+            let journal = SubscriptionJournal(store: store, bus: hub.types, logger: Logger(label: "test"))
+            for _ in 0...journal.retained { try hub.types.emit(try Location("/busy"), extra: nil, time: "t") }
+            _ = try hub.poll(busy, after: hub.types.lastSeq, wait: .zero, waiter: UnusedPollWaiter.shared)
+            #expect(try hub.peek(rare, after: nil).hasNews)
+        }
+        let (bus, _) = try Self.started(directory, clock: clock) { (_, store) throws in
+            #expect(try store.loadSubscriptions().events.isEmpty)
+        }
+        let answer = try bus.peek(rare, after: nil)
+        #expect(answer.events.isEmpty)
+        #expect(answer.missed == 1)
+    }
+}
