@@ -6,10 +6,10 @@ import Synchronization
 /// survive a restart or a crash (API.md §5: events stay queued until a poll acknowledges them; a 2xx survives
 /// `kill -9`).
 ///
-/// What a client was told is written before it is told:
+/// What a client was told is written before it is told, group-committed (the changes that arrive while one commit
+/// runs are written together by the next, sharing its `fsync`):
 /// - a subscription's 201 and 204 follow the commit of its row;
-/// - an emit's 200 follows the commit of the event in the log (``emitted(_:waiting:)``), group-committed: the emits
-///   that arrive while one commit runs are written together by the next.
+/// - an emit's 200 follows the commit of the event in the log (``emitted(_:waiting:)``).
 ///
 /// What a client has not been told is written behind, by ``sync(now:)`` about once a second: acknowledgements,
 /// cursors, dropped counts and idle times, the removal of expired subscriptions and of the events no subscription
@@ -19,9 +19,16 @@ import Synchronization
 /// After a restart a subscription's queue is the logged events from its `heldFrom` on that reach its types
 /// (``restore(now:)``).
 final class SubscriptionJournal: Sendable {
+    /// A change waiting for the next commit, with its ticket.
     private struct Pending {
+        enum Change {
+            case opened(KeptSubscription)
+            case closed(String)
+            case events([KeptEvent])
+        }
+
         var ticket: UInt64
-        var events: [KeptEvent]
+        var change: Change
     }
 
     private struct State {
@@ -122,7 +129,7 @@ final class SubscriptionJournal: Sendable {
                 idleSince: subscription.idleSince)
         }
         bus.restore(restored, now: now)
-        try store.syncSubscriptions(events: [], states: [:], removing: expired, cut: nil)
+        try store.saveSubscriptionChanges(SubscriptionChanges(closed: expired))
         state.withLock { state in
             state.written = written
             state.cut = live.map(\.heldFrom).min() ?? 0
@@ -139,23 +146,17 @@ final class SubscriptionJournal: Sendable {
 
     // MARK: - Written before the answer
 
-    /// Stores a subscription just opened on the bus.
+    /// Stores a subscription just opened on the bus (its 201 follows).
     func opened(id: String, types: [EventType], ttl: Duration, cursor: Int) throws {
-        let now = clock()
         let subscription = KeptSubscription(
-            id: id, ttl: ttl.milliseconds, idleSince: now, cursor: cursor, heldFrom: cursor + 1, missed: 0,
+            id: id, ttl: ttl.milliseconds, idleSince: clock(), cursor: cursor, heldFrom: cursor + 1, missed: 0,
             types: types.map { .init(pattern: $0.pattern.description, shape: $0.pattern.shape(), through: nil) })
-        try SubscriptionJournal.storing { try store.insertSubscription(subscription) }
-        state.withLock { state in
-            state.written[id] = KeptSubscriptionState(
-                cursor: cursor, heldFrom: cursor + 1, missed: 0, idleSince: now)
-        }
+        try commit(.opened(subscription), waiting: true)
     }
 
-    /// Removes a subscription just closed on the bus.
+    /// Removes a subscription just closed on the bus (its 204 follows).
     func closed(id: String) throws {
-        try SubscriptionJournal.storing { try store.deleteSubscription(id) }
-        state.withLock { _ = $0.written.removeValue(forKey: id) }
+        try commit(.closed(id), waiting: true)
     }
 
     /// A type was removed from the bus: its subscriptions keep what they had queued of it, and get no more.
@@ -177,18 +178,25 @@ final class SubscriptionJournal: Sendable {
                 seq: event.seq, rank: rank, shape: event.type.pattern.shape(),
                 body: String(decoding: event.encoded, as: UTF8.self))
         }
+        try commit(.events(events), waiting: waiting)
+    }
+
+    /// Queues `change` for the next commit; with `waiting`, returns once it is committed, or throws why it was not.
+    /// Group commit: the first caller to find no commit running writes every change queued by then, in one
+    /// transaction (one `fsync`), while the others wait for it and find theirs written.
+    private func commit(_ change: Pending.Change, waiting: Bool) throws {
         let ticket = state.withLock { state in
             state.nextTicket += 1
-            state.pending.append(Pending(ticket: state.nextTicket, events: events))
+            state.pending.append(Pending(ticket: state.nextTicket, change: change))
             return state.nextTicket
         }
         guard waiting else { return }
         writing.withLock { _ in
-            // Another emit's commit may have taken this one along while this one waited for the lock.
+            // Another caller's commit may have taken this change along while this one waited for the lock.
             if state.withLock({ $0.settled }) < ticket { writePending(sync: nil) }
         }
         let failure = state.withLock { state in state.failures.first { $0.tickets.contains(ticket) }?.error }
-        if let failure { throw SubscriptionJournal.answerable(failure) }
+        if let failure { throw SQLiteStore.machineFailure(failure) ?? failure }
     }
 
     // MARK: - Written behind
@@ -199,7 +207,7 @@ final class SubscriptionJournal: Sendable {
         writing.withLock { _ in writePending(sync: now) }
     }
 
-    /// Writes every pending event (and, with `sync`, the subscriptions' states as of that instant) in one
+    /// Writes every pending change (and, with `sync`, the subscriptions' states as of that instant) in one
     /// transaction, and settles their tickets. Called with `writing` held.
     private func writePending(sync now: ContinuousClock.Instant?) {
         // Read in this order: a subscription stored before the snapshot and missing from it was removed from the bus.
@@ -207,9 +215,14 @@ final class SubscriptionJournal: Sendable {
             defer { state.pending.removeAll(keepingCapacity: true) }
             return (state.pending, state.written, state.cut)
         }
-        var states: [String: KeptSubscriptionState] = [:]
-        var gone: [String] = []
-        var newCut: Int?
+        var changes = SubscriptionChanges()
+        for pending in batch {
+            switch pending.change {
+            case .opened(let subscription): changes.opened.append(subscription)
+            case .closed(let id): changes.closed.append(id)
+            case .events(let events): changes.events += events
+            }
+        }
         if let now {
             let wallNow = clock()
             // The log keeps at most `retained` `seq`s: a subscription that holds older events (one nobody polls,
@@ -234,24 +247,28 @@ final class SubscriptionJournal: Sendable {
                 {
                     next.idleSince = before.idleSince
                 }
-                if next != before { states[subscription.id] = next }
+                if next != before { changes.states[subscription.id] = next }
             }
-            gone = written.keys.filter { !live.contains($0) }
+            changes.closed += written.keys.filter { !live.contains($0) }
             let lowest = max(snapshot.map(\.heldFrom).min() ?? bus.lastSeq + 1, oldest)
-            if lowest > cut { newCut = lowest }
+            if lowest > cut { changes.cut = lowest }
         }
         let tickets = batch.first.map { $0.ticket...batch[batch.count - 1].ticket }
         do {
-            try store.syncSubscriptions(
-                events: batch.flatMap(\.events), states: states, removing: gone, cut: newCut)
+            try store.saveSubscriptionChanges(changes)
             state.withLock { state in
-                for (id, next) in states where state.written[id] != nil { state.written[id] = next }
-                for id in gone { state.written[id] = nil }
-                if let newCut { state.cut = newCut }
+                for subscription in changes.opened {
+                    state.written[subscription.id] = KeptSubscriptionState(
+                        cursor: subscription.cursor, heldFrom: subscription.heldFrom, missed: subscription.missed,
+                        idleSince: subscription.idleSince)
+                }
+                for (id, next) in changes.states where state.written[id] != nil { state.written[id] = next }
+                for id in changes.closed { state.written[id] = nil }
+                if let cut = changes.cut { state.cut = cut }
                 if let tickets { state.settled = max(state.settled, tickets.upperBound) }
             }
         } catch {
-            logger.error("writing the event log failed", metadata: ["error": "\(error)"])
+            logger.error("writing subscriptions and the event log failed", metadata: ["error": "\(error)"])
             state.withLock { state in
                 guard let tickets else { return }
                 state.settled = max(state.settled, tickets.upperBound)
@@ -259,21 +276,5 @@ final class SubscriptionJournal: Sendable {
                 if state.failures.count > 64 { state.failures.removeFirst() }
             }
         }
-    }
-
-    // MARK: - Errors
-
-    /// Runs a store write whose failure the request answers.
-    private static func storing(_ write: () throws -> Void) throws {
-        do {
-            try write()
-        } catch {
-            throw answerable(error)
-        }
-    }
-
-    /// 503 for a failure of the machine under the database (disk full, read-only, I/O), the error itself otherwise.
-    private static func answerable(_ error: any Error) -> any Error {
-        SQLiteStore.machineFailure(error) ?? error
     }
 }

@@ -30,6 +30,17 @@ struct KeptEvent: Sendable, Equatable {
     var body: String
 }
 
+/// Changes of the journal committed together (``SQLiteStore/saveSubscriptionChanges(_:)``).
+struct SubscriptionChanges: Sendable {
+    var opened: [KeptSubscription] = []
+    var events: [KeptEvent] = []
+    var states: [String: KeptSubscriptionState] = [:]
+    var closed: [String] = []
+    var cut: Int?
+
+    var isEmpty: Bool { opened.isEmpty && events.isEmpty && states.isEmpty && closed.isEmpty && cut == nil }
+}
+
 /// A subscription's state as a sync writes it.
 struct KeptSubscriptionState: Sendable, Equatable {
     var cursor: Int
@@ -68,31 +79,52 @@ extension SQLiteStore {
         }
     }
 
-    /// Stores a new subscription (its 201 follows the commit).
-    func insertSubscription(_ subscription: KeptSubscription) throws {
+    /// Commits a batch of the journal's changes in one transaction, in this order: new subscriptions, new events of
+    /// the log, changed subscription states, the removal of subscriptions gone (closed or expired), and of the
+    /// logged events below `cut` (no subscription holds them).
+    func saveSubscriptionChanges(_ changes: SubscriptionChanges) throws {
+        guard !changes.isEmpty else { return }
         try database.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO event_subscription (id, ttl_ms, idle_since, cursor, held_from, missed)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    subscription.id, subscription.ttl, subscription.idleSince, subscription.cursor,
-                    subscription.heldFrom, subscription.missed,
-                ])
-            for type in subscription.types {
+            for subscription in changes.opened {
                 try db.execute(
-                    sql:
-                        "INSERT INTO event_subscription_type (subscription, pattern, shape, through) VALUES (?, ?, ?, ?)",
-                    arguments: [subscription.id, type.pattern, type.shape, type.through])
+                    sql: """
+                        INSERT INTO event_subscription (id, ttl_ms, idle_since, cursor, held_from, missed)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        subscription.id, subscription.ttl, subscription.idleSince, subscription.cursor,
+                        subscription.heldFrom, subscription.missed,
+                    ])
+                for type in subscription.types {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO event_subscription_type (subscription, pattern, shape, through)
+                            VALUES (?, ?, ?, ?)
+                            """,
+                        arguments: [subscription.id, type.pattern, type.shape, type.through])
+                }
             }
-        }
-    }
-
-    /// Removes a subscription (its 204 follows the commit).
-    func deleteSubscription(_ id: String) throws {
-        try database.write { db in
-            try db.execute(sql: "DELETE FROM event_subscription WHERE id = ?", arguments: [id])
+            for event in changes.events {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO event_log (seq, rank, shape, body) VALUES (?, ?, ?, ?)",
+                    arguments: [event.seq, event.rank, event.shape, event.body])
+            }
+            for (id, state) in changes.states {
+                try db.execute(
+                    sql: """
+                        UPDATE event_subscription SET cursor = ?, held_from = ?, missed = ?, idle_since = ?
+                        WHERE id = ?
+                        """,
+                    arguments: [state.cursor, state.heldFrom, state.missed, state.idleSince, id])
+            }
+            for id in changes.closed {
+                try db.execute(sql: "DELETE FROM event_subscription WHERE id = ?", arguments: [id])
+            }
+            if let cut = changes.cut {
+                try db.execute(sql: "DELETE FROM event_log WHERE seq < ?", arguments: [cut])
+                // A removed type's last event is behind every subscription: it is done with.
+                try db.execute(sql: "DELETE FROM event_subscription_type WHERE through < ?", arguments: [cut])
+            }
         }
     }
 
@@ -103,37 +135,6 @@ extension SQLiteStore {
             try db.execute(
                 sql: "UPDATE event_subscription_type SET through = ? WHERE shape = ? AND through IS NULL",
                 arguments: [through, shape])
-        }
-    }
-
-    /// Commits, in one transaction: new events of the log, the subscriptions' changed states, the removal of
-    /// those gone (closed or expired), and of the logged events below `cut` (no subscription holds them).
-    func syncSubscriptions(
-        events: [KeptEvent], states: [String: KeptSubscriptionState], removing gone: [String], cut: Int?
-    ) throws {
-        guard !events.isEmpty || !states.isEmpty || !gone.isEmpty || cut != nil else { return }
-        try database.write { db in
-            for event in events {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO event_log (seq, rank, shape, body) VALUES (?, ?, ?, ?)",
-                    arguments: [event.seq, event.rank, event.shape, event.body])
-            }
-            for (id, state) in states {
-                try db.execute(
-                    sql: """
-                        UPDATE event_subscription SET cursor = ?, held_from = ?, missed = ?, idle_since = ?
-                        WHERE id = ?
-                        """,
-                    arguments: [state.cursor, state.heldFrom, state.missed, state.idleSince, id])
-            }
-            for id in gone {
-                try db.execute(sql: "DELETE FROM event_subscription WHERE id = ?", arguments: [id])
-            }
-            if let cut {
-                try db.execute(sql: "DELETE FROM event_log WHERE seq < ?", arguments: [cut])
-                // A removed type's last event is behind every subscription: it is done with.
-                try db.execute(sql: "DELETE FROM event_subscription_type WHERE through < ?", arguments: [cut])
-            }
         }
     }
 

@@ -116,6 +116,40 @@ import Testing
         }
     }
 
+    /// Subscriptions opened by four clients at once share commits too: each 201 is there after a `kill -9` that
+    /// comes while they are in flight.
+    @Test func everySubscriptionAnswered201SurvivesKill9() throws {
+        let dataDir = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let acknowledged = Mutex<[String]>([])
+        let group = DispatchGroup()
+        try Self.crashing(dataDir) { (client) throws -> Void in
+            #expect(try client.post("/v1/events", ["path": "/open/:n"]).status == 201)
+            let port = client.port
+            for _ in 0..<4 {
+                DispatchQueue.global().async(group: group) {
+                    let subscriber = HTTPClient(port: port)
+                    for _ in 0..<1000 {
+                        guard
+                            let reply = try? subscriber.post(
+                                "/v1/events/subscriptions", ["events": [["path": "/open/:n"]]]),
+                            reply.status == 201, let id = reply.json?["id"]?.stringValue
+                        else { return }
+                        acknowledged.withLock { $0.append(id) }
+                    }
+                }
+            }
+            #expect(waitUntil(timeout: .seconds(60)) { acknowledged.withLock { $0.count } >= 100 })
+        }
+        #expect(group.wait(timeout: .now() + 30) == .success)
+        let ids = acknowledged.withLock { $0 }
+        try withRestarted(dataDir) { client throws in
+            let lost = try ids.filter { try Self.poll(client, $0).status != 200 }
+            #expect(lost.count == 0, "of \(ids.count) subscriptions, lost: \(lost.prefix(3))")
+            #expect((try Self.emit(client, "/open/1")?["delivered"]?.intValue ?? 0) >= ids.count)
+        }
+    }
+
     @Test func droppedCountsAndAcknowledgementsCarryOn() throws {
         let dataDir = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
