@@ -1,3 +1,4 @@
+import Foundation
 import LinkCore
 import Logging
 import Synchronization
@@ -42,14 +43,16 @@ final class SubscriptionJournal: Sendable {
         var written: [String: KeptSubscriptionState] = [:]
         /// The log holds no event below this one.
         var cut = 0
+        /// Whether a caller is writing a batch (group commit) or a sync.
+        var writing = false
     }
 
     private let store: SQLiteStore
     private let bus: EventBus
     private let logger: Logger
     private let state = Mutex(State())
-    /// Held by the one writing a batch of events (group commit) or a sync.
-    private let writing = Mutex(())
+    /// Where callers wait for the writer (group commit, ``asWriter(until:_:)``).
+    private let writers = NSCondition()
     private let clock: @Sendable () -> Int64
     /// How many `seq`s behind the last one the log keeps at most.
     let retained: Int
@@ -191,10 +194,7 @@ final class SubscriptionJournal: Sendable {
             return state.nextTicket
         }
         guard waiting else { return }
-        writing.withLock { _ in
-            // Another caller's commit may have taken this change along while this one waited for the lock.
-            if state.withLock({ $0.settled }) < ticket { writePending(sync: nil) }
-        }
+        asWriter(until: ticket) { writePending(sync: nil) }
         let failure = state.withLock { state in state.failures.first { $0.tickets.contains(ticket) }?.error }
         if let failure { throw SQLiteStore.machineFailure(failure) ?? failure }
     }
@@ -204,11 +204,38 @@ final class SubscriptionJournal: Sendable {
     /// Commits what clients were not waiting for: pending events, changed subscription states, subscriptions gone,
     /// and the log below every subscription's queue. Called about once a second, and at a clean stop.
     func sync(now: ContinuousClock.Instant = .now) {
-        writing.withLock { _ in writePending(sync: now) }
+        asWriter { writePending(sync: now) }
+    }
+
+    /// Runs `write` as the one writer, once no other writes; with `ticket`, only unless (or until) another writer's
+    /// commit took that ticket along. Waiting callers sleep on a condition variable: a lock held across the
+    /// `fsync` (a priority-inheriting futex) made them spin in the kernel while it ran.
+    private func asWriter(until ticket: UInt64? = nil, _ write: () -> Void) {
+        writers.lock()
+        defer { writers.unlock() }
+        while true {
+            let (done, writes) = state.withLock { state -> (Bool, Bool) in
+                if let ticket, state.settled >= ticket { return (true, false) }
+                guard !state.writing else { return (false, false) }
+                state.writing = true
+                return (false, true)
+            }
+            if done { return }
+            guard writes else {
+                writers.wait()
+                continue
+            }
+            writers.unlock()
+            write()
+            state.withLock { $0.writing = false }
+            writers.lock()
+            writers.broadcast()
+            return
+        }
     }
 
     /// Writes every pending change (and, with `sync`, the subscriptions' states as of that instant) in one
-    /// transaction, and settles their tickets. Called with `writing` held.
+    /// transaction, and settles their tickets. Called by the one writer (``asWriter(until:_:)``).
     private func writePending(sync now: ContinuousClock.Instant?) {
         // Read in this order: a subscription stored before the snapshot and missing from it was removed from the bus.
         let (batch, written, cut) = state.withLock { state in

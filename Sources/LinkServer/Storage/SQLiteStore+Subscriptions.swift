@@ -104,18 +104,23 @@ extension SQLiteStore {
                         arguments: [subscription.id, type.pattern, type.shape, type.through])
                 }
             }
-            for event in changes.events {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO event_log (seq, rank, shape, body) VALUES (?, ?, ?, ?)",
-                    arguments: [event.seq, event.rank, event.shape, event.body])
+            // Prepared once per connection (an emit's commit is this one statement, and a sync may update thousands).
+            if !changes.events.isEmpty {
+                let insert = try db.cachedStatement(
+                    sql: "INSERT OR IGNORE INTO event_log (seq, rank, shape, body) VALUES (?, ?, ?, ?)")
+                for event in changes.events {
+                    try insert.execute(arguments: [event.seq, event.rank, event.shape, event.body])
+                }
             }
-            for (id, state) in changes.states {
-                try db.execute(
+            if !changes.states.isEmpty {
+                let update = try db.cachedStatement(
                     sql: """
                         UPDATE event_subscription SET cursor = ?, held_from = ?, missed = ?, idle_since = ?
                         WHERE id = ?
-                        """,
-                    arguments: [state.cursor, state.heldFrom, state.missed, state.idleSince, id])
+                        """)
+                for (id, state) in changes.states {
+                    try update.execute(arguments: [state.cursor, state.heldFrom, state.missed, state.idleSince, id])
+                }
             }
             for id in changes.closed {
                 try db.execute(sql: "DELETE FROM event_subscription WHERE id = ?", arguments: [id])
