@@ -43,7 +43,7 @@ export const eventsView = {
         },
         onGap: () => {
           empty.hidden = true;
-          list.prepend(h("li", { class: "missed gap" }, "The subscription was lost (the server restarted, or it expired) and a new one made: events in between are not shown."));
+          list.prepend(h("li", { class: "missed gap" }, "The subscription was lost (it expired, or the service lost its data) and a new one made: events in between are not shown."));
           trim();
         },
         onState: (text, error) => {
