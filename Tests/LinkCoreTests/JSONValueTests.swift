@@ -49,7 +49,9 @@ import Testing
         #expect {
             try JSONParser.parse(json, duplicateKeys: .refused)
         } throws: { error in
-            (error as? JSONParseError).map { $0.offset == offset && $0.reason == "duplicate key \"\(key)\"" } == true
+            (error as? JSONParseError).map {
+                $0.offset == offset && $0.reason == "duplicate key \"\(key)\"" && $0.kind == .duplicateKey
+            } == true
         }
         // Read as before without the refusal: the last value wins.
         #expect((try? JSONParser.parse(json)) != nil)

@@ -1,8 +1,16 @@
 /// Why a JSON text was rejected.
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The text is not JSON (RFC 8259).
+        case syntax
+        /// The text is JSON, but repeats a key in one object, which the caller refused (``JSONParser/DuplicateKeys``).
+        case duplicateKey
+    }
+
     /// The byte offset where the problem was found.
     public var offset: Int
     public var reason: String
+    public var kind: Kind = .syntax
 
     public var description: String { "\(reason) at byte \(offset)" }
 }
@@ -157,7 +165,7 @@ private struct Parser {
             let keyStart = index
             let key = try parseString()
             if duplicateKeys == .refused, object[key] != nil {
-                throw JSONParseError(offset: keyStart, reason: "duplicate key \"\(key)\"")
+                throw JSONParseError(offset: keyStart, reason: "duplicate key \"\(key)\"", kind: .duplicateKey)
             }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }

@@ -21,6 +21,9 @@ struct JSONFileProvider: Sendable {
             // A repeated key is refused: `{"server": {...}, "server": {...}}` would drop the first section without
             // a word.
             root = try JSONParser.parse(bytes, duplicateKeys: .refused)
+        } catch let error where error.kind == .duplicateKey {
+            // Valid JSON (RFC 8259 allows repeated names), refused all the same: say what it is.
+            throw ConfigError("config file \(path) writes a key twice in one object: \(error)")
         } catch {
             throw ConfigError("config file \(path) is not valid JSON: \(error)")
         }

@@ -21,6 +21,9 @@ enum RoutesFile {
             // A repeated key is refused, as in the config file: a route's second `"pattern"` would replace its
             // first without a word.
             root = try JSONParser.parse(bytes, maxDepth: 512, duplicateKeys: .refused)
+        } catch let error where error.kind == .duplicateKey {
+            // Valid JSON (RFC 8259 allows repeated names), refused all the same: say what it is.
+            throw ConfigError("routes file \(path) writes a key twice in one object: \(error)")
         } catch {
             throw ConfigError("routes file \(path) is not valid JSON: \(error)")
         }

@@ -298,7 +298,8 @@ import Testing
         #expect {
             try ConfigLoader.load(configFile: path, environment: [:])
         } throws: { error in
-            "\(error)" == "config file \(path) is not valid JSON: duplicate key \"\(key)\" at byte \(offset)"
+            "\(error)"
+                == "config file \(path) writes a key twice in one object: duplicate key \"\(key)\" at byte \(offset)"
         }
     }
 
@@ -308,7 +309,7 @@ import Testing
         #expect {
             try RoutesFile.load(path)
         } throws: { error in
-            "\(error)" == "routes file \(path) is not valid JSON: duplicate key \"pattern\" at byte 43"
+            "\(error)" == "routes file \(path) writes a key twice in one object: duplicate key \"pattern\" at byte 43"
         }
     }
 
