@@ -52,6 +52,8 @@ public final class EventBus: Sendable {
         var deadlines = Heap<Deadline>()
         var waiting = 0
         var lastSweep: ContinuousClock.Instant?
+        /// Raised by every removal of a type: tells a subscription opened before a removal from one opened after.
+        var removals = 0
 
         /// The subscription `id` unless it is unknown or has expired by `now`: the sweep runs once a second, so one
         /// unpolled for its `ttl` may still be here, and is removed instead of answered (API.md §5).
@@ -155,14 +157,21 @@ public final class EventBus: Sendable {
     }
 
     /// Removes a type (not a built-in one): no emit matches it any more and its subscriptions stop receiving
-    /// it; its name is free again. Call with the removal already persisted.
-    public func remove(named name: String? = nil, pattern: Pattern? = nil) throws(LinkError) {
-        try state.withLock { (state) throws(LinkError) in
+    /// it; its name is free again. Call with the removal already persisted. Answers the last `seq` its subscriptions
+    /// can have received of it, and the count of removals so far (``open(_:ttl:now:)`` answers it too: a
+    /// subscription opened with a smaller one held the type).
+    @discardableResult
+    public func remove(named name: String? = nil, pattern: Pattern? = nil) throws(LinkError) -> (
+        through: Int, removals: Int
+    ) {
+        try state.withLock { (state) throws(LinkError) -> (through: Int, removals: Int) in
             let (index, _) = try EventBus.lookUp(state.catalog, name: name, pattern: pattern)
             state.catalog = try state.catalog.removing(index)
             for subscription in (state.subscribers.removeValue(forKey: index) ?? [:]).values {
                 subscription.forget(type: index)
             }
+            state.removals += 1
+            return (state.seq, state.removals)
         }
     }
 
@@ -240,16 +249,18 @@ public final class EventBus: Sendable {
         return (opened.id, opened.cursor)
     }
 
-    /// ``subscribe(_:ttl:now:)``, answering the types the subscription holds too (what a store keeps of it).
+    /// ``subscribe(_:ttl:now:)``, answering the types the subscription holds too (what a store keeps of it), and the
+    /// count of type removals before it (see ``remove(named:pattern:)``).
     public func open(_ requests: [EventTypeRequest], ttl: Duration, now: ContinuousClock.Instant) throws(LinkError)
-        -> (id: String, cursor: Int, types: [EventType])
+        -> (id: String, cursor: Int, types: [EventType], removals: Int)
     {
         guard !requests.isEmpty else {
             throw LinkError(.invalidRequest, "'events' must list at least one event type")
         }
         try checkSize(requests)
         let id = EventBus.newID()
-        return try state.withLock { (state) throws(LinkError) -> (id: String, cursor: Int, types: [EventType]) in
+        return try state.withLock {
+            (state) throws(LinkError) -> (id: String, cursor: Int, types: [EventType], removals: Int) in
             guard state.subscriptions.count < limits.maxSubscriptions else {
                 throw LinkError(
                     .tooManySubscriptions, "The subscription limit is reached",
@@ -263,7 +274,7 @@ public final class EventBus: Sendable {
                 id: id, typeIndices: typeIndices, ttl: ttl, lastActive: now, cursor: state.seq)
             state.subscriptions[id] = subscription
             for index in typeIndices { state.subscribers[index, default: [:]][id] = subscription }
-            return (id, state.seq, typeIndices.sorted().compactMap { catalog.type(at: $0) })
+            return (id, state.seq, typeIndices.sorted().compactMap { catalog.type(at: $0) }, state.removals)
         }
     }
 
@@ -355,10 +366,14 @@ public final class EventBus: Sendable {
         public let ttl: Duration
         /// How many of its queued events have a `seq` below the snapshot's `below`.
         public let heldBelow: Int
+        /// How many events it holds.
+        public let queued: Int
 
         public init(
-            id: String, cursor: Int, heldFrom: Int, missed: Int, idle: Duration, ttl: Duration, heldBelow: Int = 0
+            id: String, cursor: Int, heldFrom: Int, missed: Int, idle: Duration, ttl: Duration, heldBelow: Int = 0,
+            queued: Int = 0
         ) {
+            self.queued = queued
             self.id = id
             self.cursor = cursor
             self.heldFrom = heldFrom
@@ -378,7 +393,8 @@ public final class EventBus: Sendable {
                     id: subscription.id, cursor: subscription.cursor,
                     heldFrom: subscription.oldestQueued ?? state.seq + 1, missed: subscription.missed,
                     idle: subscription.waiter == nil ? max(.zero, now - subscription.lastActive) : .zero,
-                    ttl: subscription.ttl, heldBelow: below > 0 ? subscription.queuedCount(below: below) : 0)
+                    ttl: subscription.ttl, heldBelow: below > 0 ? subscription.queuedCount(below: below) : 0,
+                    queued: subscription.queue.count)
             }
         }
     }
@@ -565,13 +581,15 @@ public final class EventBus: Sendable {
         return expired.count
     }
 
-    /// Answers every waiting poll with an empty result (at shutdown).
-    public func releaseAll() {
+    /// Answers every waiting poll with an empty result (at shutdown): each ends at `now`, so its subscription's
+    /// `ttl` counts from there, as from any other answer.
+    public func releaseAll(now: ContinuousClock.Instant = .now) {
         let waiters = state.withLock { state -> [(Subscription.Waiter, PollResult)] in
             var waiters: [(Subscription.Waiter, PollResult)] = []
             for subscription in state.subscriptions.values {
                 guard let waiter = subscription.waiter else { continue }
                 subscription.waiter = nil
+                subscription.lastActive = max(subscription.lastActive, now)
                 waiters.append((waiter, subscription.emptyAnswer()))
             }
             state.waiting = 0

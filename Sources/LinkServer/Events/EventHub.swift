@@ -28,8 +28,9 @@ protocol EventHub: Sendable {
     func releaseAll()
     /// Answers the polls whose wait elapsed and expires idle subscriptions; answers the next deadline.
     func expire(now: ContinuousClock.Instant) -> ContinuousClock.Instant?
-    /// `type` was removed from ``types`` (its subscriptions stop receiving it).
-    func removed(_ type: EventType)
+    /// `type` was removed from ``types`` (its subscriptions stop receiving it), as ``EventBus/remove(named:pattern:)``
+    /// answered.
+    func removed(_ type: EventType, through: Int, removals: Int)
     /// Runs `body` (which looks types up in ``types``); a hub whose types follow other instances re-reads them once
     /// and runs `body` again when it finds no such type.
     func withCurrentTypes<Value>(_ body: () throws -> Value) throws -> Value
@@ -56,7 +57,7 @@ struct StoredEvent: Sendable {
 extension EventHub {
     func withCurrentTypes<Value>(_ body: () throws -> Value) throws -> Value { try body() }
 
-    func removed(_ type: EventType) {}
+    func removed(_ type: EventType, through: Int, removals: Int) {}
 
     /// The event at `location` as the store's log keeps it, when events live in the store (`nil`: they are
     /// delivered in this process by ``emit(_:extra:time:)``).
@@ -123,7 +124,8 @@ struct LocalEventHub: EventHub {
         let opened = try types.open(requests, ttl: ttl, now: .now)
         if let journal {
             do {
-                try journal.opened(id: opened.id, types: opened.types, ttl: ttl, cursor: opened.cursor)
+                try journal.opened(
+                    id: opened.id, types: opened.types, ttl: ttl, cursor: opened.cursor, removals: opened.removals)
             } catch {
                 try? types.cancel(opened.id)
                 throw error
@@ -137,7 +139,9 @@ struct LocalEventHub: EventHub {
         try journal?.closed(id: id)
     }
 
-    func removed(_ type: EventType) { journal?.removed(type) }
+    func removed(_ type: EventType, through: Int, removals: Int) {
+        journal?.removed(type, through: through, removals: removals)
+    }
 
     func poll(_ id: String, after: Int?, wait: Duration, waiter: any PollAnswerWaiter) throws -> PollAnswer? {
         switch try types.poll(id, after: after, wait: wait, now: .now, waiter: waiter) {

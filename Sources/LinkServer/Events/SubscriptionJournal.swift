@@ -23,13 +23,24 @@ final class SubscriptionJournal: Sendable {
     /// A change waiting for the next commit, with its ticket.
     private struct Pending {
         enum Change {
-            case opened(KeptSubscription)
+            /// With the count of type removals before it was opened (``EventBus/open(_:ttl:now:)``).
+            case opened(KeptSubscription, removals: Int)
             case closed(String)
             case events([KeptEvent])
+            case retired(Retirement)
         }
 
         var ticket: UInt64
         var change: Change
+        /// Whether a caller waits for it (one nobody waits for is written again by the next commit if this one fails).
+        var waited: Bool
+    }
+
+    /// A type removed from the bus: the last `seq` its subscriptions can have of it, and the count of removals then.
+    struct Retirement: Sendable {
+        var shape: String
+        var through: Int
+        var removals: Int
     }
 
     private struct State {
@@ -45,7 +56,13 @@ final class SubscriptionJournal: Sendable {
         var cut = 0
         /// Whether a caller is writing a batch (group commit) or a sync.
         var writing = false
+        /// The latest type removals: a subscription opened before one, and queued for its commit after it, holds the
+        /// removed type only through its `seq`.
+        var retirements: [Retirement] = []
     }
+
+    /// Failed batches remembered for their waiters, and removals for the subscriptions opened before them.
+    private static let remembered = 4096
 
     private let store: SQLiteStore
     private let bus: EventBus
@@ -119,8 +136,17 @@ final class SubscriptionJournal: Sendable {
         }
         var restored: [EventBus.RestoredSubscription] = []
         var written: [String: KeptSubscriptionState] = [:]
+        var changes = SubscriptionChanges(closed: expired)
         for (index, subscription) in live.enumerated() {
             let patterns = subscription.types.filter { $0.through == nil }.compactMap { try? Pattern($0.pattern) }
+            // A type no longer registered (its removal's write lost) is retired now, or registering its pattern
+            // again would bring it back to the subscription at the next start.
+            for type in subscription.types where type.through == nil {
+                guard (try? bus.type(pattern: try Pattern(type.pattern))) == nil else { continue }
+                if !changes.retired.contains(where: { $0.shape == type.shape }) {
+                    changes.retired.append(.init(shape: type.shape, through: bus.lastSeq, removals: 0))
+                }
+            }
             restored.append(
                 .init(
                     id: subscription.id, patterns: patterns, ttl: .milliseconds(subscription.ttl),
@@ -132,7 +158,7 @@ final class SubscriptionJournal: Sendable {
                 idleSince: subscription.idleSince)
         }
         bus.restore(restored, now: now)
-        try store.saveSubscriptionChanges(SubscriptionChanges(closed: expired))
+        try store.saveSubscriptionChanges(changes)
         state.withLock { state in
             state.written = written
             state.cut = live.map(\.heldFrom).min() ?? 0
@@ -149,12 +175,13 @@ final class SubscriptionJournal: Sendable {
 
     // MARK: - Written before the answer
 
-    /// Stores a subscription just opened on the bus (its 201 follows).
-    func opened(id: String, types: [EventType], ttl: Duration, cursor: Int) throws {
+    /// Stores a subscription just opened on the bus (its 201 follows); `removals` as ``EventBus/open(_:ttl:now:)``
+    /// answered it.
+    func opened(id: String, types: [EventType], ttl: Duration, cursor: Int, removals: Int) throws {
         let subscription = KeptSubscription(
             id: id, ttl: ttl.milliseconds, idleSince: clock(), cursor: cursor, heldFrom: cursor + 1, missed: 0,
             types: types.map { .init(pattern: $0.pattern.description, shape: $0.pattern.shape(), through: nil) })
-        try commit(.opened(subscription), waiting: true)
+        try commit(.opened(subscription, removals: removals), waiting: true)
     }
 
     /// Removes a subscription just closed on the bus (its 204 follows).
@@ -162,10 +189,14 @@ final class SubscriptionJournal: Sendable {
         try commit(.closed(id), waiting: true)
     }
 
-    /// A type was removed from the bus: its subscriptions keep what they had queued of it, and get no more.
-    func removed(_ type: EventType) {
+    /// A type was removed from the bus (``EventBus/remove(named:pattern:)`` answered `through` and `removals`): its
+    /// subscriptions keep what they had queued of it, and get no more, even once its pattern is registered again.
+    /// Committed with the subscriptions opened before it, in order; the removal's 204 follows. A failure is logged:
+    /// the type is gone from the store and the bus, and the next start retires a type no longer registered.
+    func removed(_ type: EventType, through: Int, removals: Int) {
         do {
-            try store.retireSubscriptionType(shape: type.pattern.shape(), through: bus.lastSeq)
+            try commit(
+                .retired(Retirement(shape: type.pattern.shape(), through: through, removals: removals)), waiting: true)
         } catch {
             logger.warning("a removed type's subscriptions were not updated", metadata: ["error": "\(error)"])
         }
@@ -189,14 +220,44 @@ final class SubscriptionJournal: Sendable {
     /// transaction (one `fsync`), while the others wait for it and find theirs written.
     private func commit(_ change: Pending.Change, waiting: Bool) throws {
         let ticket = state.withLock { state in
+            var change = change
+            switch change {
+            case .opened(var subscription, let removals):
+                // Opened before a removal whose retirement is already queued or written: it held the type until then.
+                for retirement in state.retirements where retirement.removals > removals {
+                    SubscriptionJournal.retire(retirement, in: &subscription)
+                }
+                change = .opened(subscription, removals: removals)
+            case .retired(let retirement):
+                // The subscriptions opened before it and still queued hold the type only until then.
+                for index in state.pending.indices {
+                    guard case .opened(var subscription, let removals) = state.pending[index].change,
+                        removals < retirement.removals
+                    else { continue }
+                    SubscriptionJournal.retire(retirement, in: &subscription)
+                    state.pending[index].change = .opened(subscription, removals: removals)
+                }
+                state.retirements.append(retirement)
+                if state.retirements.count > SubscriptionJournal.remembered { state.retirements.removeFirst() }
+            case .closed, .events:
+                break
+            }
             state.nextTicket += 1
-            state.pending.append(Pending(ticket: state.nextTicket, change: change))
+            state.pending.append(Pending(ticket: state.nextTicket, change: change, waited: waiting))
             return state.nextTicket
         }
         guard waiting else { return }
         asWriter(until: ticket) { writePending(sync: nil) }
         let failure = state.withLock { state in state.failures.first { $0.tickets.contains(ticket) }?.error }
         if let failure { throw SQLiteStore.machineFailure(failure) ?? failure }
+    }
+
+    /// Sets `through` on the subscription's type that `retirement` removed, if it holds it.
+    private static func retire(_ retirement: Retirement, in subscription: inout KeptSubscription) {
+        for index in subscription.types.indices
+        where subscription.types[index].shape == retirement.shape && subscription.types[index].through == nil {
+            subscription.types[index].through = retirement.through
+        }
     }
 
     // MARK: - Written behind
@@ -245,10 +306,18 @@ final class SubscriptionJournal: Sendable {
         var changes = SubscriptionChanges()
         for pending in batch {
             switch pending.change {
-            case .opened(let subscription): changes.opened.append(subscription)
+            case .opened(let subscription, _): changes.opened.append(subscription)
             case .closed(let id): changes.closed.append(id)
             case .events(let events): changes.events += events
+            case .retired(let retirement): changes.retired.append(retirement)
             }
+        }
+        // What each subscription's row will hold once this batch is committed.
+        var stored = written
+        for subscription in changes.opened {
+            stored[subscription.id] = KeptSubscriptionState(
+                cursor: subscription.cursor, heldFrom: subscription.heldFrom, missed: subscription.missed,
+                idleSince: subscription.idleSince)
         }
         if let now {
             let wallNow = clock()
@@ -258,14 +327,25 @@ final class SubscriptionJournal: Sendable {
             let snapshot = bus.snapshot(now: now, below: oldest)
             var live: Set<String> = []
             live.reserveCapacity(snapshot.count)
+            // A subscription whose row is still to be committed by a later batch: its dropped events must stay in the
+            // log until its state is written, so the log is not cut this time.
+            var unstored = false
             for subscription in snapshot {
                 live.insert(subscription.id)
-                guard let before = written[subscription.id] else { continue }
+                guard let before = stored[subscription.id] else {
+                    unstored = true
+                    continue
+                }
                 let idleSince = wallNow - subscription.idle.milliseconds
                 // Its events below `oldest` stay queued here; should the process die, they count as dropped.
                 var next = KeptSubscriptionState(
                     cursor: subscription.cursor, heldFrom: max(subscription.heldFrom, oldest),
                     missed: subscription.missed + subscription.heldBelow, idleSince: idleSince)
+                // An empty queue's `heldFrom` is the next `seq`, which every emit moves: nothing reached it since the
+                // row was written when its cursor and count did not move, so the row's older one is as good.
+                if subscription.queued == 0 && next.cursor == before.cursor && next.missed == before.missed {
+                    next.heldFrom = before.heldFrom
+                }
                 // Idle time moves on by itself: written again only when a poll came since, or when the stored
                 // start would leave less than half the `ttl` after a crash (a poll waiting for long).
                 let ttl = subscription.ttl.milliseconds
@@ -277,18 +357,16 @@ final class SubscriptionJournal: Sendable {
                 if next != before { changes.states[subscription.id] = next }
             }
             changes.closed += written.keys.filter { !live.contains($0) }
+            // Every event that reached a subscription at or after its row's `heldFrom` stays: the lowest snapshot
+            // `heldFrom` is at most that (an empty queue's row may be older, but nothing reached it since).
             let lowest = max(snapshot.map(\.heldFrom).min() ?? bus.lastSeq + 1, oldest)
-            if lowest > cut { changes.cut = lowest }
+            if lowest > cut && !unstored { changes.cut = lowest }
         }
         let tickets = batch.first.map { $0.ticket...batch[batch.count - 1].ticket }
         do {
             try store.saveSubscriptionChanges(changes)
             state.withLock { state in
-                for subscription in changes.opened {
-                    state.written[subscription.id] = KeptSubscriptionState(
-                        cursor: subscription.cursor, heldFrom: subscription.heldFrom, missed: subscription.missed,
-                        idleSince: subscription.idleSince)
-                }
+                for subscription in changes.opened { state.written[subscription.id] = stored[subscription.id] }
                 for (id, next) in changes.states where state.written[id] != nil { state.written[id] = next }
                 for id in changes.closed { state.written[id] = nil }
                 if let cut = changes.cut { state.cut = cut }
@@ -300,7 +378,13 @@ final class SubscriptionJournal: Sendable {
                 guard let tickets else { return }
                 state.settled = max(state.settled, tickets.upperBound)
                 state.failures.append((tickets, error))
-                if state.failures.count > 64 { state.failures.removeFirst() }
+                if state.failures.count > SubscriptionJournal.remembered { state.failures.removeFirst() }
+                // Events nobody waited for (a click's) are tried again with the next commit, a bounded number.
+                let again = batch.filter { pending in
+                    guard !pending.waited, case .events = pending.change else { return false }
+                    return true
+                }
+                state.pending.insert(contentsOf: again.suffix(SubscriptionJournal.remembered), at: 0)
             }
         }
     }

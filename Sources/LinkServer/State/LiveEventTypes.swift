@@ -81,10 +81,10 @@ final class LiveEventTypes: Sendable {
                         try? store.withdrawEventType(type)
                     }
                 }
-                // The shared hub resolves the types on the bus before the store refuses the subscription: the bus
-                // then follows the store put back (a name bound by the refused request is let go). The embedded bus
-                // refuses first and changes nothing.
-                if shared { try? follow() }
+                // The bus may hold the types already: the shared hub resolves them before the store refuses the
+                // subscription, and the embedded bus registers them before its journal commits it (which may fail).
+                // The bus then follows the store put back (a name bound by the refused request is let go).
+                try? follow()
                 throw error
             }
         }
@@ -128,8 +128,8 @@ final class LiveEventTypes: Sendable {
             if shared { try follow() }
             let type = try bus.type(named: name, pattern: pattern)
             if !type.isBuiltIn { try store.deleteEventType(type) }
-            try bus.remove(named: name, pattern: pattern)
-            hub.removed(type)
+            let removal = try bus.remove(named: name, pattern: pattern)
+            hub.removed(type, through: removal.through, removals: removal.removals)
         }
     }
 
@@ -144,14 +144,18 @@ final class LiveEventTypes: Sendable {
         let stored = try store.loadEventTypes()
         let shapes = Set(stored.map { $0.pattern.shape() })
         for type in bus.types where !type.isBuiltIn && !shapes.contains(type.pattern.shape()) {
-            try? bus.remove(pattern: type.pattern)
+            if let removal = try? bus.remove(pattern: type.pattern) {
+                hub.removed(type, through: removal.through, removals: removal.removals)
+            }
         }
         let names = Dictionary(
             bus.types.map { ($0.pattern.shape(), $0.name) }, uniquingKeysWith: { first, _ in first })
         for type in stored where names[type.pattern.shape()] != .some(type.name) {
             // A name bound here and no longer stored (a refused subscription's, rolled back) is let go: naming
             // cannot unbind it, so the type is registered again as stored.
-            if case .some(.some) = names[type.pattern.shape()] { try? bus.remove(pattern: type.pattern) }
+            if case .some(.some) = names[type.pattern.shape()], let removal = try? bus.remove(pattern: type.pattern) {
+                hub.removed(type, through: removal.through, removals: removal.removals)
+            }
             _ = try? bus.register(EventTypeRequest(path: type.pattern.description, name: type.name))
         }
     }

@@ -32,13 +32,18 @@ struct KeptEvent: Sendable, Equatable {
 
 /// Changes of the journal committed together (``SQLiteStore/saveSubscriptionChanges(_:)``).
 struct SubscriptionChanges: Sendable {
+    /// Types removed: the subscriptions stored with them get them only through `through`. Applied first, so that a
+    /// subscription of this batch opened after the removal (its pattern registered again) keeps its type.
+    var retired: [SubscriptionJournal.Retirement] = []
     var opened: [KeptSubscription] = []
     var events: [KeptEvent] = []
     var states: [String: KeptSubscriptionState] = [:]
     var closed: [String] = []
     var cut: Int?
 
-    var isEmpty: Bool { opened.isEmpty && events.isEmpty && states.isEmpty && closed.isEmpty && cut == nil }
+    var isEmpty: Bool {
+        retired.isEmpty && opened.isEmpty && events.isEmpty && states.isEmpty && closed.isEmpty && cut == nil
+    }
 }
 
 /// A subscription's state as a sync writes it.
@@ -79,12 +84,17 @@ extension SQLiteStore {
         }
     }
 
-    /// Commits a batch of the journal's changes in one transaction, in this order: new subscriptions, new events of
-    /// the log, changed subscription states, the removal of subscriptions gone (closed or expired), and of the
+    /// Commits a batch of the journal's changes in one transaction, in this order: types removed, new subscriptions,
+    /// new events of the log, changed subscription states, the removal of subscriptions gone (closed or expired), and of the
     /// logged events below `cut` (no subscription holds them).
     func saveSubscriptionChanges(_ changes: SubscriptionChanges) throws {
         guard !changes.isEmpty else { return }
         try database.write { db in
+            for retirement in changes.retired {
+                try db.execute(
+                    sql: "UPDATE event_subscription_type SET through = ? WHERE shape = ? AND through IS NULL",
+                    arguments: [retirement.through, retirement.shape])
+            }
             for subscription in changes.opened {
                 try db.execute(
                     sql: """
@@ -130,16 +140,6 @@ extension SQLiteStore {
                 // A removed type's last event is behind every subscription: it is done with.
                 try db.execute(sql: "DELETE FROM event_subscription_type WHERE through < ?", arguments: [cut])
             }
-        }
-    }
-
-    /// A type was removed when the last `seq` was `through`: the subscriptions that held it keep the events of it
-    /// queued by then, and receive none after (API.md §5), across a restart too.
-    func retireSubscriptionType(shape: String, through: Int) throws {
-        try database.write { db in
-            try db.execute(
-                sql: "UPDATE event_subscription_type SET through = ? WHERE shape = ? AND through IS NULL",
-                arguments: [through, shape])
         }
     }
 

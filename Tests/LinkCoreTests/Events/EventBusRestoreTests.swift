@@ -22,7 +22,9 @@ import Testing
         // Events 1–3 were dropped; 4 and 5 are held, not handed out yet.
         #expect(
             bus.snapshot(now: t0 + .seconds(7))
-                == [.init(id: id, cursor: 0, heldFrom: 4, missed: 3, idle: .seconds(7), ttl: .seconds(60))])
+                == [.init(id: id, cursor: 0, heldFrom: 4, missed: 3, idle: .seconds(7), ttl: .seconds(60), queued: 2)])
+        // Counted below a `seq`: of 4 and 5, one is below 5.
+        #expect(bus.snapshot(now: t0, below: 5).first?.heldBelow == 1)
         let answer = try poll(bus, id, after: nil, at: t0 + .seconds(8))
         #expect(answer.cursor == 5)
         _ = try poll(bus, id, after: 5, at: t0 + .seconds(9))
@@ -114,5 +116,30 @@ import Testing
         #expect(try bus.emit(try Location("/kept"), extra: nil, time: "t").delivered == 2)
         #expect(try poll(bus, open, after: nil).missed == 0)
         #expect(throws: LinkError.self) { try bus.emit(try Location("/gone"), extra: nil, time: "t") }
+    }
+
+    /// A poll released at a stop ends then: its subscription's `ttl` counts from the stop, as from any answer (it
+    /// counted from the poll's start, so a subscription whose `wait` was near its `ttl` expired across a restart).
+    @Test func aReleasedPollEndsWhenReleased() throws {
+        let bus = EventBus()
+        let id = try bus.subscribe([EventTypeRequest(path: "/e")], ttl: .seconds(10), now: t0).id
+        let outcome = try bus.poll(id, after: nil, wait: .seconds(60), now: t0, complete: { _ in })
+        #expect(outcome == .waiting)
+        bus.releaseAll(now: t0 + .seconds(9))
+        #expect(bus.snapshot(now: t0 + .seconds(12)).first?.idle == .seconds(3))
+        #expect(try bus.peek(id, after: nil, now: t0 + .seconds(18)).events.isEmpty)
+    }
+
+    /// A type's removal answers the last `seq` its subscriptions can have had of it and counts removals, which a
+    /// subscription opened after it sees.
+    @Test func removalsAreCountedAndOpenedSubscriptionsSeeTheCount() throws {
+        let bus = EventBus()
+        let before = try bus.open([EventTypeRequest(path: "/a")], ttl: .seconds(60), now: t0)
+        #expect(before.removals == 0)
+        #expect(before.types.map(\.pattern.description) == ["/a"])
+        try bus.emit(try Location("/a"), extra: nil, time: "t")
+        let removal = try bus.remove(pattern: try Pattern("/a"))
+        #expect(removal.through == 1 && removal.removals == 1)
+        #expect(try bus.open([EventTypeRequest(path: "/a")], ttl: .seconds(60), now: t0).removals == 1)
     }
 }

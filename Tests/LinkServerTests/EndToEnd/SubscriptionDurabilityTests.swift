@@ -321,4 +321,101 @@ import Testing
         #expect(answer.events.isEmpty)
         #expect(answer.missed == 1)
     }
+
+    /// A subscription opened before a type's removal but committed after it holds the type only through the removal's
+    /// `seq`; one opened after it (the pattern registered again) keeps it.
+    @Test func aRemovalRetiresTheTypeOfSubscriptionsOpenedBeforeItWhenEverTheyAreWritten() throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteStore(directory: directory)
+        defer { try? store.close() }
+        let bus = EventBus()
+        let journal = SubscriptionJournal(store: store, bus: bus, logger: Logger(label: "test"))
+        let type = EventType(pattern: try Pattern("/a"))
+        try journal.opened(id: "written", types: [type], ttl: .seconds(60), cursor: 0, removals: 0)
+        journal.removed(type, through: 7, removals: 1)
+        try journal.opened(id: "before", types: [type], ttl: .seconds(60), cursor: 0, removals: 0)
+        try journal.opened(id: "after", types: [type], ttl: .seconds(60), cursor: 7, removals: 1)
+        let through = Dictionary(
+            uniqueKeysWithValues: try store.loadSubscriptions().subscriptions.map {
+                ($0.id, $0.types.first?.through ?? -1)
+            })
+        #expect(through == ["written": 7, "before": 7, "after": -1])
+    }
+
+    /// A subscription whose store commit fails registers no type: the bus follows the store back (a type registered
+    /// for it stayed on the bus only, and a later subscription to it was kept with a type the next start lacks).
+    @Test func aSubscriptionTheJournalCannotWriteLeavesNoTypeBehind() throws {
+        let directory = TestServer.temporaryDirectory()
+        let elsewhere = TestServer.temporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(atPath: directory)
+            try? FileManager.default.removeItem(atPath: elsewhere)
+        }
+        let store = try SQLiteStore(directory: directory)
+        defer { try? store.close() }
+        // The journal writes to a store that is closed: every commit fails, while the types' store works.
+        let unwritable = try SQLiteStore(directory: elsewhere)
+        try unwritable.close()
+        let bus = EventBus()
+        let journal = SubscriptionJournal(store: unwritable, bus: bus, logger: Logger(label: "test"))
+        let types = LiveEventTypes(hub: LocalEventHub(types: bus, journal: journal), store: store)
+        #expect(throws: (any Error).self) {
+            try types.subscribe([EventTypeRequest(path: "/ghost/:x", name: "ghost")], ttl: .seconds(60)) {}
+        }
+        #expect(throws: LinkError.self) { try bus.type(named: "ghost") }
+        #expect(try store.loadEventTypes().isEmpty)
+        #expect(bus.subscriptionCount == 0)
+    }
+
+    /// A start retires the types its subscriptions hold that are no longer registered (their removal's write was
+    /// lost): registered again later, they do not come back to them at the next start.
+    @Test func aStartRetiresTypesNoLongerRegistered() throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clock = Clock()
+        var id = ""
+        _ = try Self.started(directory, clock: clock) { (hub, store) throws in
+            let stored = [EventType(pattern: try Pattern("/gone")), EventType(pattern: try Pattern("/kept"))]
+            try store.saveEventTypes(stored, before: [nil, nil])
+            id = try hub.subscribe(
+                [EventTypeRequest(path: "/gone"), EventTypeRequest(path: "/kept")], ttl: .seconds(60)
+            )
+            .id
+            // Removed from the store behind the journal's back.
+            try store.deleteEventType(EventType(pattern: try Pattern("/gone")))
+        }
+        _ = try Self.started(directory, clock: clock) { (hub, store) throws in
+            let types = try #require(try store.loadSubscriptions().subscriptions.first { $0.id == id }?.types)
+            #expect(types.first { $0.pattern == "/gone" }?.through != nil)
+            #expect(types.first { $0.pattern == "/kept" }?.through == nil)
+            try store.saveEventTypes([EventType(pattern: try Pattern("/gone"))], before: [nil])
+        }
+        let (bus, _) = try Self.started(directory, clock: clock)
+        #expect(try bus.emit(try Location("/gone"), extra: nil, time: "t").delivered == 0)
+        #expect(try bus.emit(try Location("/kept"), extra: nil, time: "t").delivered == 1)
+    }
+
+    /// An idle subscription's row is not written again because other types' emits move the next `seq`.
+    @Test func anIdleSubscriptionIsNotRewrittenByOthersEmits() throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteStore(directory: directory)
+        defer { try? store.close() }
+        let bus = EventBus(types: [EventType(pattern: try Pattern("/b"))])
+        let journal = SubscriptionJournal(store: store, bus: bus, logger: Logger(label: "test"))
+        let hub = LocalEventHub(types: bus, journal: journal)
+        let id = try hub.subscribe([EventTypeRequest(path: "/a")], ttl: .seconds(60)).id
+        let before = try #require(try store.loadSubscriptions().subscriptions.first)
+        for _ in 0..<3 {
+            try bus.emit(try Location("/b"), extra: nil, time: "t")
+            journal.sync()
+        }
+        #expect(try store.loadSubscriptions().subscriptions.first == before)
+        // An event that reaches it moves it.
+        _ = try hub.emit(try Location("/a"), extra: nil, time: "t")
+        _ = try hub.poll(id, after: nil, wait: .zero, waiter: UnusedPollWaiter.shared)
+        journal.sync()
+        #expect(try store.loadSubscriptions().subscriptions.first?.cursor == 4)
+    }
 }
