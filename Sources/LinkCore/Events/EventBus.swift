@@ -249,32 +249,63 @@ public final class EventBus: Sendable {
         return (opened.id, opened.cursor)
     }
 
-    /// ``subscribe(_:ttl:now:)``, answering the types the subscription holds too (what a store keeps of it), and the
-    /// count of type removals before it (see ``remove(named:pattern:)``).
+    /// A subscription ``open(_:ttl:now:)`` made.
+    public struct Opened: Sendable {
+        public let id: String
+        public let cursor: Int
+        /// The types it holds (what a store keeps of it).
+        public let types: [EventType]
+        /// The count of type removals before it (see ``remove(named:pattern:)``).
+        public let removals: Int
+        /// The catalog before and after, when opening it registered or named a type (for ``undo(_:)``).
+        let catalogChange: (before: EventTypeCatalog, after: EventTypeCatalog)?
+    }
+
+    /// ``subscribe(_:ttl:now:)``, answering what a store keeps of the subscription.
     public func open(_ requests: [EventTypeRequest], ttl: Duration, now: ContinuousClock.Instant) throws(LinkError)
-        -> (id: String, cursor: Int, types: [EventType], removals: Int)
+        -> Opened
     {
         guard !requests.isEmpty else {
             throw LinkError(.invalidRequest, "'events' must list at least one event type")
         }
         try checkSize(requests)
         let id = EventBus.newID()
-        return try state.withLock {
-            (state) throws(LinkError) -> (id: String, cursor: Int, types: [EventType], removals: Int) in
+        return try state.withLock { (state) throws(LinkError) -> Opened in
             guard state.subscriptions.count < limits.maxSubscriptions else {
                 throw LinkError(
                     .tooManySubscriptions, "The subscription limit is reached",
                     details: ["limit": .int(limits.maxSubscriptions)])
             }
-            let (catalog, indices, _) = try state.catalog.resolving(requests)
+            let (catalog, indices, changed) = try state.catalog.resolving(requests)
             try checkTypeCount(catalog)
+            let before = state.catalog
             state.catalog = catalog
             let typeIndices = Set(indices)
             let subscription = Subscription(
                 id: id, typeIndices: typeIndices, ttl: ttl, lastActive: now, cursor: state.seq)
             state.subscriptions[id] = subscription
             for index in typeIndices { state.subscribers[index, default: [:]][id] = subscription }
-            return (id, state.seq, typeIndices.sorted().compactMap { catalog.type(at: $0) }, state.removals)
+            return Opened(
+                id: id, cursor: state.seq, types: typeIndices.sorted().compactMap { catalog.type(at: $0) },
+                removals: state.removals, catalogChange: changed.isEmpty ? nil : (before, catalog))
+        }
+    }
+
+    /// Takes back a subscription ``open(_:ttl:now:)`` made and nobody was told of (a store could not keep it): it is
+    /// closed, and the types it registered or named are taken back, unless the catalog changed since (then `false`:
+    /// the caller brings the types back in line with its store).
+    public func undo(_ opened: Opened) -> Bool {
+        state.withLock { state in
+            if let subscription = state.subscriptions[opened.id] { state.remove(subscription) }
+            guard let (before, after) = opened.catalogChange else { return true }
+            // Another subscription may hold a type it registered (subscribed to it by name since): that stays.
+            let added = state.subscribers.keys.filter { before.type(at: $0) == nil }
+            guard state.catalog == after, added.allSatisfy({ state.subscribers[$0]?.isEmpty ?? true }) else {
+                return false
+            }
+            state.catalog = before
+            for index in added { state.subscribers[index] = nil }
+            return true
         }
     }
 

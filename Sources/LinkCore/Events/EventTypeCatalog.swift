@@ -3,7 +3,7 @@
 /// An immutable value: changes produce a new catalog, so a failed request changes nothing. Each type keeps the
 /// index it was registered at for its lifetime (subscriptions refer to types by index); a removed type leaves
 /// an empty slot, and registering its pattern again gives a new index.
-public struct EventTypeCatalog: Sendable {
+public struct EventTypeCatalog: Sendable, Equatable {
     private var slots: [EventType?] = []
     private var byShape: [String: Int] = [:]
     private var byName: [String: Int] = [:]

@@ -127,7 +127,10 @@ struct LocalEventHub: EventHub {
                 try journal.opened(
                     id: opened.id, types: opened.types, ttl: ttl, cursor: opened.cursor, removals: opened.removals)
             } catch {
-                try? types.cancel(opened.id)
+                // Nobody was told of it: the bus takes it back with the types it registered or named (unless another
+                // subscription holds one by now: that type then stays on the bus, and the next start, which reads
+                // the types from the store, retires it for the subscriptions that kept it).
+                _ = types.undo(opened)
                 throw error
             }
         }

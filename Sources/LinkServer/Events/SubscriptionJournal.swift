@@ -32,8 +32,6 @@ final class SubscriptionJournal: Sendable {
 
         var ticket: UInt64
         var change: Change
-        /// Whether a caller waits for it (one nobody waits for is written again by the next commit if this one fails).
-        var waited: Bool
     }
 
     /// A type removed from the bus: the last `seq` its subscriptions can have of it, and the count of removals then.
@@ -243,7 +241,7 @@ final class SubscriptionJournal: Sendable {
                 break
             }
             state.nextTicket += 1
-            state.pending.append(Pending(ticket: state.nextTicket, change: change, waited: waiting))
+            state.pending.append(Pending(ticket: state.nextTicket, change: change))
             return state.nextTicket
         }
         guard waiting else { return }
@@ -341,9 +339,13 @@ final class SubscriptionJournal: Sendable {
                 var next = KeptSubscriptionState(
                     cursor: subscription.cursor, heldFrom: max(subscription.heldFrom, oldest),
                     missed: subscription.missed + subscription.heldBelow, idleSince: idleSince)
-                // An empty queue's `heldFrom` is the next `seq`, which every emit moves: nothing reached it since the
-                // row was written when its cursor and count did not move, so the row's older one is as good.
-                if subscription.queued == 0 && next.cursor == before.cursor && next.missed == before.missed {
+                // An empty queue's `heldFrom` is the next `seq`, which every emit moves. When the row was written with
+                // an empty queue too (its `heldFrom` past its cursor) and neither cursor nor count moved since,
+                // nothing reached it in between, so the row's older one is as good. (A row written while events were
+                // queued holds them from its `heldFrom`: emptied by an acknowledgement, it must move on.)
+                if subscription.queued == 0 && before.heldFrom > before.cursor && next.cursor == before.cursor
+                    && next.missed == before.missed
+                {
                     next.heldFrom = before.heldFrom
                 }
                 // Idle time moves on by itself: written again only when a poll came since, or when the stored
@@ -379,9 +381,11 @@ final class SubscriptionJournal: Sendable {
                 state.settled = max(state.settled, tickets.upperBound)
                 state.failures.append((tickets, error))
                 if state.failures.count > SubscriptionJournal.remembered { state.failures.removeFirst() }
-                // Events nobody waited for (a click's) are tried again with the next commit, a bounded number.
+                // Events are tried again with the next commit, a bounded number: subscribers may hold them already
+                // (woken before the commit), whether or not the emit was told of the failure; the log's
+                // `INSERT OR IGNORE` takes each once.
                 let again = batch.filter { pending in
-                    guard !pending.waited, case .events = pending.change else { return false }
+                    guard case .events = pending.change else { return false }
                     return true
                 }
                 state.pending.insert(contentsOf: again.suffix(SubscriptionJournal.remembered), at: 0)

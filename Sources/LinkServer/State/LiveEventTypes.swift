@@ -81,10 +81,11 @@ final class LiveEventTypes: Sendable {
                         try? store.withdrawEventType(type)
                     }
                 }
-                // The bus may hold the types already: the shared hub resolves them before the store refuses the
-                // subscription, and the embedded bus registers them before its journal commits it (which may fail).
-                // The bus then follows the store put back (a name bound by the refused request is let go).
-                try? follow()
+                // The shared hub resolves the types on the bus before the store refuses the subscription: the bus
+                // then follows the store put back (a name bound by the refused request is let go). The embedded bus
+                // refuses first and changes nothing, or takes back what it changed when its journal cannot keep
+                // the subscription (``EventBus/undo(_:)``).
+                if shared { try? follow() }
                 throw error
             }
         }

@@ -259,11 +259,12 @@ import Testing
     /// One start on `directory`: the store opened, the kept subscriptions restored, `body` run, a clean stop's sync.
     /// Answers the bus and how many subscriptions came back.
     static func started(
-        _ directory: String, clock: Clock, _ body: (LocalEventHub, SQLiteStore) throws -> Void = { _, _ in }
+        _ directory: String, clock: Clock, lastSeq: Int = 100,
+        _ body: (LocalEventHub, SQLiteStore) throws -> Void = { _, _ in }
     ) throws -> (bus: EventBus, restored: Int) {
         let store = try SQLiteStore(directory: directory)
         defer { try? store.close() }
-        let bus = EventBus(types: try store.loadEventTypes(), lastSeq: 100)
+        let bus = EventBus(types: try store.loadEventTypes(), lastSeq: lastSeq)
         let journal = SubscriptionJournal(store: store, bus: bus, logger: Logger(label: "test"), clock: clock.read)
         let restored = try journal.restore(now: .now)
         try body(LocalEventHub(types: bus, journal: journal), store)
@@ -417,5 +418,61 @@ import Testing
         _ = try hub.poll(id, after: nil, wait: .zero, waiter: UnusedPollWaiter.shared)
         journal.sync()
         #expect(try store.loadSubscriptions().subscriptions.first?.cursor == 4)
+    }
+
+    /// The usual rhythm (an answer, its row written, a poll acknowledging it, the row written again) leaves nothing
+    /// to deliver again after a restart: an emptied queue's row moves past what it acknowledged.
+    @Test func acknowledgedEventsStayAcknowledgedAcrossARestart() throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clock = Clock()
+        var id = ""
+        _ = try Self.started(directory, clock: clock) { (hub, store) throws in
+            try store.saveEventTypes([EventType(pattern: try Pattern("/a/:x"))], before: [nil])
+            id = try hub.subscribe([EventTypeRequest(path: "/a/:x")], ttl: .seconds(60)).id
+            // Another subscription that never polls keeps the events in the log.
+            _ = try hub.subscribe([EventTypeRequest(path: "/a/:x")], ttl: .seconds(60))
+            for x in 1...3 { _ = try hub.emit(try Location("/a/\(x)"), extra: nil, time: "t") }
+            let answer = try hub.poll(id, after: nil, wait: .zero, waiter: UnusedPollWaiter.shared)
+            #expect(answer?.hasNews == true)
+        }
+        // The first start's last sync wrote the answer's cursor with the events still queued; this one acknowledges.
+        // (Each start continues above every `seq` handed out, as the service's reservations make it.)
+        _ = try Self.started(directory, clock: clock, lastSeq: 200) { (hub, _) throws in
+            let answer = try #require(try hub.poll(id, after: 103, wait: .zero, waiter: UnusedPollWaiter.shared))
+            #expect(!answer.hasNews)
+        }
+        let (bus, _) = try Self.started(directory, clock: clock, lastSeq: 300)
+        let after = try bus.peek(id, after: nil)
+        #expect(after.events.isEmpty)
+        #expect(after.cursor >= 103)
+    }
+
+    /// A subscription whose commit fails lets go of a name it gave an existing type, and the type's other
+    /// subscribers keep it.
+    @Test func aFailedSubscriptionGivesBackANameAndLeavesTheTypeToItsSubscribers() throws {
+        let directory = TestServer.temporaryDirectory()
+        let elsewhere = TestServer.temporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(atPath: directory)
+            try? FileManager.default.removeItem(atPath: elsewhere)
+        }
+        let store = try SQLiteStore(directory: directory)
+        defer { try? store.close() }
+        let unwritable = try SQLiteStore(directory: elsewhere)
+        try unwritable.close()
+        let type = EventType(pattern: try Pattern("/p/:x"))
+        try store.saveEventTypes([type], before: [nil])
+        let bus = EventBus(types: [type])
+        let other = try bus.subscribe([EventTypeRequest(path: "/p/:x")], ttl: .seconds(60), now: .now).id
+        let journal = SubscriptionJournal(store: unwritable, bus: bus, logger: Logger(label: "test"))
+        let types = LiveEventTypes(hub: LocalEventHub(types: bus, journal: journal), store: store)
+        #expect(throws: (any Error).self) {
+            try types.subscribe([EventTypeRequest(path: "/p/:y", name: "n")], ttl: .seconds(60)) {}
+        }
+        #expect(throws: LinkError.self) { try bus.type(named: "n") }
+        #expect(try store.loadEventTypes() == [type])
+        #expect(try bus.emit(try Location("/p/1"), extra: nil, time: "t").delivered == 1)
+        #expect(try bus.peek(other, after: nil).events.count == 1)
     }
 }
