@@ -265,18 +265,34 @@ public final class EventBus: Sendable {
     public func open(_ requests: [EventTypeRequest], ttl: Duration, now: ContinuousClock.Instant) throws(LinkError)
         -> Opened
     {
+        // Registering is allowed: there is always an answer.
+        try opening(requests, ttl: ttl, now: now, registering: true)!
+    }
+
+    /// ``open(_:ttl:now:)`` with the types registered now only: `nil` (nothing changed) when it would register or
+    /// name one, as when a type planned as existing was removed since (the caller plans again).
+    public func openWithExistingTypes(_ requests: [EventTypeRequest], ttl: Duration, now: ContinuousClock.Instant)
+        throws(LinkError) -> Opened?
+    {
+        try opening(requests, ttl: ttl, now: now, registering: false)
+    }
+
+    private func opening(
+        _ requests: [EventTypeRequest], ttl: Duration, now: ContinuousClock.Instant, registering: Bool
+    ) throws(LinkError) -> Opened? {
         guard !requests.isEmpty else {
             throw LinkError(.invalidRequest, "'events' must list at least one event type")
         }
         try checkSize(requests)
         let id = EventBus.newID()
-        return try state.withLock { (state) throws(LinkError) -> Opened in
+        return try state.withLock { (state) throws(LinkError) -> Opened? in
             guard state.subscriptions.count < limits.maxSubscriptions else {
                 throw LinkError(
                     .tooManySubscriptions, "The subscription limit is reached",
                     details: ["limit": .int(limits.maxSubscriptions)])
             }
             let (catalog, indices, changed) = try state.catalog.resolving(requests)
+            guard registering || changed.isEmpty else { return nil }
             try checkTypeCount(catalog)
             let before = state.catalog
             state.catalog = catalog

@@ -10,7 +10,9 @@ protocol EventHub: Sendable {
     /// The event types and the matcher.
     var types: EventBus { get }
     /// Opens a subscription to the types `requests` name, registering new ones in ``types`` (persist them first).
-    func subscribe(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int)
+    /// Without `registering` it uses the types registered now only, and throws ``StoreConflict`` when one is
+    /// missing (removed since the caller planned against them: it plans again).
+    func subscribe(_ requests: [EventTypeRequest], ttl: Duration, registering: Bool) throws -> (id: String, cursor: Int)
     /// Closes a subscription; a poll waiting on it (on any instance) answers empty.
     func cancel(_ id: String) throws
     /// Acknowledges through `after`, then answers at once with the queued events (or when `wait` is zero), else
@@ -56,6 +58,11 @@ struct StoredEvent: Sendable {
 
 extension EventHub {
     func withCurrentTypes<Value>(_ body: () throws -> Value) throws -> Value { try body() }
+
+    /// ``subscribe(_:ttl:registering:)``, registering what it needs.
+    func subscribe(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int) {
+        try subscribe(requests, ttl: ttl, registering: true)
+    }
 
     func removed(_ type: EventType, through: Int, removals: Int) {}
 
@@ -120,8 +127,19 @@ struct LocalEventHub: EventHub {
     let types: EventBus
     var journal: SubscriptionJournal?
 
-    func subscribe(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int) {
-        let opened = try types.open(requests, ttl: ttl, now: .now)
+    func subscribe(_ requests: [EventTypeRequest], ttl: Duration, registering: Bool) throws -> (id: String, cursor: Int)
+    {
+        let opened: EventBus.Opened
+        if registering {
+            opened = try types.open(requests, ttl: ttl, now: .now)
+        } else {
+            // A type planned as existing was removed since: registering it here would skip the write's checks
+            // (the admin token, the store).
+            guard let existing = try types.openWithExistingTypes(requests, ttl: ttl, now: .now) else {
+                throw StoreConflict(table: .eventTypes)
+            }
+            opened = existing
+        }
         if let journal {
             do {
                 try journal.opened(

@@ -81,7 +81,9 @@ final class SharedEventHub: EventHub {
         }
     }
 
-    func subscribe(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int) {
+    /// The store refuses a type removed since the caller planned (``StoreConflict``), `registering` or not.
+    func subscribe(_ requests: [EventTypeRequest], ttl: Duration, registering: Bool) throws -> (id: String, cursor: Int)
+    {
         let resolved = try withCurrentTypes { try types.resolveTypes(requests) }
         let id = EventBus.newID()
         let cursor = try store.createSubscription(

@@ -50,7 +50,8 @@ final class LiveEventTypes: Sendable {
                 return try subscribeRegistering(requests, ttl: ttl)
             }
             do {
-                return try hub.subscribe(requests, ttl: ttl)
+                // Planned as using existing types only: one removed since is planned again (as a write).
+                return try hub.subscribe(requests, ttl: ttl, registering: false)
             } catch is StoreConflict {
                 try refresh()
             }

@@ -475,4 +475,67 @@ import Testing
         #expect(try bus.emit(try Location("/p/1"), extra: nil, time: "t").delivered == 1)
         #expect(try bus.peek(other, after: nil).events.count == 1)
     }
+
+    /// The embedded hub, with a type removed between a subscription's plan and its opening (the race a removal on
+    /// another connection makes).
+    struct RacingHub: EventHub {
+        let base: LocalEventHub
+        let race: @Sendable () -> Void
+
+        var types: EventBus { base.types }
+        var subscriptionCount: Int { base.subscriptionCount }
+        var waitingCount: Int { base.waitingCount }
+        var pollsOnce: Bool { false }
+        func subscribe(_ requests: [EventTypeRequest], ttl: Duration, registering: Bool) throws -> (
+            id: String, cursor: Int
+        ) {
+            race()
+            return try base.subscribe(requests, ttl: ttl, registering: registering)
+        }
+        func cancel(_ id: String) throws { try base.cancel(id) }
+        func poll(_ id: String, after: Int?, wait: Duration, waiter: any PollAnswerWaiter) throws -> PollAnswer? {
+            try base.poll(id, after: after, wait: wait, waiter: waiter)
+        }
+        func peek(_ id: String, after: Int?) throws -> PollAnswer { try base.peek(id, after: after) }
+        func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult {
+            try base.emit(location, extra: extra, time: time)
+        }
+        func releaseAll() { base.releaseAll() }
+        func expire(now: ContinuousClock.Instant) -> ContinuousClock.Instant? { base.expire(now: now) }
+        func emitIfHeard(_ event: () -> (location: Location, extra: JSONValue, time: String)) throws {
+            try base.emitIfHeard(event)
+        }
+    }
+
+    /// API.md §5: a subscribe that would create a type needs the admin token. One planned against a type that was
+    /// removed before it opened is planned again, as the write it now is: it is refused without the token, and
+    /// registers nothing (the bus registered the pattern again, unstored and unasked).
+    @Test func aSubscriptionToATypeRemovedMeanwhileIsPlannedAgainAsAWrite() throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteStore(directory: directory)
+        defer { try? store.close() }
+        let type = EventType(pattern: try Pattern("/x"))
+        try store.saveEventTypes([type], before: [nil])
+        let bus = EventBus(types: [type])
+        let journal = SubscriptionJournal(store: store, bus: bus, logger: Logger(label: "test"))
+        let raced = Mutex(false)
+        let hub = RacingHub(base: LocalEventHub(types: bus, journal: journal)) {
+            guard !raced.withLock({ $0 }) else { return }
+            raced.withLock { $0 = true }
+            try? store.deleteEventType(type)
+            _ = try? bus.remove(pattern: type.pattern)
+        }
+        let types = LiveEventTypes(hub: hub, store: store)
+        #expect(throws: LinkError.self) {
+            try types.subscribe([EventTypeRequest(path: "/x")], ttl: .seconds(60)) {
+                throw LinkError(.unauthorized, "a write")
+            }
+        }
+        #expect(throws: LinkError.self) { try bus.type(pattern: type.pattern) }
+        #expect(bus.subscriptionCount == 0)
+        // With the token, the same subscription registers the type as a write does.
+        _ = try types.subscribe([EventTypeRequest(path: "/x")], ttl: .seconds(60)) {}
+        #expect(try store.loadEventTypes() == [type])
+    }
 }

@@ -19,8 +19,10 @@ import Testing
         var subscriptionCount: Int { base.subscriptionCount }
         var waitingCount: Int { base.waitingCount }
         var pollsOnce: Bool { true }  // every poll goes straight to the suspended connection
-        func subscribe(_ requests: [EventTypeRequest], ttl: Duration) throws -> (id: String, cursor: Int) {
-            try base.subscribe(requests, ttl: ttl)
+        func subscribe(_ requests: [EventTypeRequest], ttl: Duration, registering: Bool) throws -> (
+            id: String, cursor: Int
+        ) {
+            try base.subscribe(requests, ttl: ttl, registering: registering)
         }
         func cancel(_ id: String) throws { try base.cancel(id) }
         func poll(_ id: String, after: Int?, wait: Duration, waiter: any PollAnswerWaiter) throws -> PollAnswer? {
