@@ -18,15 +18,19 @@ public final class Event: Sendable, Hashable {
     /// bytes (an emit answering 10,000 waiting polls built and wrote a tree of the event 10,000 times).
     public let encoded: [UInt8]
 
-    public init(
+    public convenience init(
         seq: Int, type: EventType, location: Location, parameters: PathParameters, extra: JSONValue, time: String
     ) {
-        self.seq = seq
-        self.type = type
-        self.location = location
-        self.parameters = parameters
-        self.extra = extra
-        self.time = time
+        self.init(
+            seq: seq, type: type, location: location, parameters: parameters, extra: extra, time: time,
+            encoded: Event.encoding(
+                seq: seq, type: type, location: location, parameters: parameters, extra: extra, time: time))
+    }
+
+    /// The event's JSON object.
+    private static func encoding(
+        seq: Int, type: EventType, location: Location, parameters: PathParameters, extra: JSONValue, time: String
+    ) -> [UInt8] {
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
         writer.key("seq")
@@ -46,7 +50,7 @@ public final class Event: Sendable, Hashable {
         writer.key("time")
         writer.string(time)
         writer.endObject()
-        encoded = writer.finish()
+        return writer.finish()
     }
 
     /// The event a store kept as ``encoded`` (the embedded store's event log): its bytes are kept as they are, so a

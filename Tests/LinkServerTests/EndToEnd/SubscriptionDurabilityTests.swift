@@ -344,9 +344,11 @@ import Testing
         #expect(through == ["written": 7, "before": 7, "after": -1])
     }
 
-    /// A subscription whose store commit fails registers no type: the bus follows the store back (a type registered
-    /// for it stayed on the bus only, and a later subscription to it was kept with a type the next start lacks).
-    @Test func aSubscriptionTheJournalCannotWriteLeavesNoTypeBehind() throws {
+    /// Runs `body` with the types' store, a bus holding `types` (stored too), and live types whose journal writes to
+    /// a store that is closed: every commit of the journal fails, while the types' store works.
+    static func withJournalThatCannotWrite(
+        types stored: [EventType] = [], _ body: (SQLiteStore, EventBus, LiveEventTypes) throws -> Void
+    ) throws {
         let directory = TestServer.temporaryDirectory()
         let elsewhere = TestServer.temporaryDirectory()
         defer {
@@ -355,18 +357,26 @@ import Testing
         }
         let store = try SQLiteStore(directory: directory)
         defer { try? store.close() }
-        // The journal writes to a store that is closed: every commit fails, while the types' store works.
         let unwritable = try SQLiteStore(directory: elsewhere)
         try unwritable.close()
-        let bus = EventBus()
+        try store.saveEventTypes(stored, before: stored.map { _ in nil })
+        let bus = EventBus(types: stored)
         let journal = SubscriptionJournal(store: unwritable, bus: bus, logger: Logger(label: "test"))
-        let types = LiveEventTypes(hub: LocalEventHub(types: bus, journal: journal), store: store)
-        #expect(throws: (any Error).self) {
-            try types.subscribe([EventTypeRequest(path: "/ghost/:x", name: "ghost")], ttl: .seconds(60)) {}
+        try body(store, bus, LiveEventTypes(hub: LocalEventHub(types: bus, journal: journal), store: store))
+    }
+
+    /// A subscription whose store commit fails registers no type: the bus takes back what it registered (a type
+    /// registered for it stayed on the bus only, and a later subscription to it was kept with a type the next start
+    /// lacks).
+    @Test func aSubscriptionTheJournalCannotWriteLeavesNoTypeBehind() throws {
+        try Self.withJournalThatCannotWrite { (store, bus, types) throws in
+            #expect(throws: (any Error).self) {
+                try types.subscribe([EventTypeRequest(path: "/ghost/:x", name: "ghost")], ttl: .seconds(60)) {}
+            }
+            #expect(throws: LinkError.self) { try bus.type(named: "ghost") }
+            #expect(try store.loadEventTypes().isEmpty)
+            #expect(bus.subscriptionCount == 0)
         }
-        #expect(throws: LinkError.self) { try bus.type(named: "ghost") }
-        #expect(try store.loadEventTypes().isEmpty)
-        #expect(bus.subscriptionCount == 0)
     }
 
     /// A start retires the types its subscriptions hold that are no longer registered (their removal's write was
@@ -451,29 +461,17 @@ import Testing
     /// A subscription whose commit fails lets go of a name it gave an existing type, and the type's other
     /// subscribers keep it.
     @Test func aFailedSubscriptionGivesBackANameAndLeavesTheTypeToItsSubscribers() throws {
-        let directory = TestServer.temporaryDirectory()
-        let elsewhere = TestServer.temporaryDirectory()
-        defer {
-            try? FileManager.default.removeItem(atPath: directory)
-            try? FileManager.default.removeItem(atPath: elsewhere)
-        }
-        let store = try SQLiteStore(directory: directory)
-        defer { try? store.close() }
-        let unwritable = try SQLiteStore(directory: elsewhere)
-        try unwritable.close()
         let type = EventType(pattern: try Pattern("/p/:x"))
-        try store.saveEventTypes([type], before: [nil])
-        let bus = EventBus(types: [type])
-        let other = try bus.subscribe([EventTypeRequest(path: "/p/:x")], ttl: .seconds(60), now: .now).id
-        let journal = SubscriptionJournal(store: unwritable, bus: bus, logger: Logger(label: "test"))
-        let types = LiveEventTypes(hub: LocalEventHub(types: bus, journal: journal), store: store)
-        #expect(throws: (any Error).self) {
-            try types.subscribe([EventTypeRequest(path: "/p/:y", name: "n")], ttl: .seconds(60)) {}
+        try Self.withJournalThatCannotWrite(types: [type]) { (store, bus, types) throws in
+            let other = try bus.subscribe([EventTypeRequest(path: "/p/:x")], ttl: .seconds(60), now: .now).id
+            #expect(throws: (any Error).self) {
+                try types.subscribe([EventTypeRequest(path: "/p/:y", name: "n")], ttl: .seconds(60)) {}
+            }
+            #expect(throws: LinkError.self) { try bus.type(named: "n") }
+            #expect(try store.loadEventTypes() == [type])
+            #expect(try bus.emit(try Location("/p/1"), extra: nil, time: "t").delivered == 1)
+            #expect(try bus.peek(other, after: nil).events.count == 1)
         }
-        #expect(throws: LinkError.self) { try bus.type(named: "n") }
-        #expect(try store.loadEventTypes() == [type])
-        #expect(try bus.emit(try Location("/p/1"), extra: nil, time: "t").delivered == 1)
-        #expect(try bus.peek(other, after: nil).events.count == 1)
     }
 
     /// The embedded hub, with a type removed between a subscription's plan and its opening (the race a removal on
