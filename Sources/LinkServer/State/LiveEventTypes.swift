@@ -74,8 +74,10 @@ final class LiveEventTypes: Sendable {
                 return try hub.subscribe(requests, ttl: ttl)
             } catch {
                 // Put back only what is still as this request left it: another instance may have subscribed to a
-                // type registered here meanwhile (a shared store keeps such a type).
+                // type registered here meanwhile (a shared store keeps such a type). The embedded bus keeps what
+                // another subscription holds by now (``EventBus/undo(_:)``): so does the store.
                 for (type, before) in zip(planned, published) {
+                    if !shared, (try? bus.type(pattern: type.pattern)) == type { continue }
                     if let before {
                         try? store.saveEventTypes([before], before: [type])
                     } else {

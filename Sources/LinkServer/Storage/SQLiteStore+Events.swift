@@ -43,7 +43,8 @@ extension SQLiteStore {
         }
     }
 
-    /// One process, its type writes one at a time, its subscriptions in memory: nothing else can hold the type.
+    /// One process, its type writes one at a time: a type withdrawn is one its bus took back too (a type another
+    /// subscription holds is kept on both, `LiveEventTypes`), so nothing else holds it.
     func withdrawEventType(_ type: EventType) throws { try deleteEventType(type) }
 
     func deleteEventType(_ type: EventType) throws {

@@ -478,7 +478,9 @@ import Testing
     /// another connection makes).
     struct RacingHub: EventHub {
         let base: LocalEventHub
-        let race: @Sendable () -> Void
+        /// Opens the subscription in place of the base hub (after or around what the race does).
+        let subscribing:
+            @Sendable (LocalEventHub, [EventTypeRequest], Duration, Bool) throws -> (id: String, cursor: Int)
 
         var types: EventBus { base.types }
         var subscriptionCount: Int { base.subscriptionCount }
@@ -487,8 +489,7 @@ import Testing
         func subscribe(_ requests: [EventTypeRequest], ttl: Duration, registering: Bool) throws -> (
             id: String, cursor: Int
         ) {
-            race()
-            return try base.subscribe(requests, ttl: ttl, registering: registering)
+            try subscribing(base, requests, ttl, registering)
         }
         func cancel(_ id: String) throws { try base.cancel(id) }
         func poll(_ id: String, after: Int?, wait: Duration, waiter: any PollAnswerWaiter) throws -> PollAnswer? {
@@ -518,11 +519,13 @@ import Testing
         let bus = EventBus(types: [type])
         let journal = SubscriptionJournal(store: store, bus: bus, logger: Logger(label: "test"))
         let raced = Mutex(false)
-        let hub = RacingHub(base: LocalEventHub(types: bus, journal: journal)) {
-            guard !raced.withLock({ $0 }) else { return }
-            raced.withLock { $0 = true }
-            try? store.deleteEventType(type)
-            _ = try? bus.remove(pattern: type.pattern)
+        let hub = RacingHub(base: LocalEventHub(types: bus, journal: journal)) { base, requests, ttl, registering in
+            if !raced.withLock({ $0 }) {
+                raced.withLock { $0 = true }
+                try? store.deleteEventType(type)
+                _ = try? bus.remove(pattern: type.pattern)
+            }
+            return try base.subscribe(requests, ttl: ttl, registering: registering)
         }
         let types = LiveEventTypes(hub: hub, store: store)
         #expect(throws: LinkError.self) {
@@ -534,6 +537,30 @@ import Testing
         #expect(bus.subscriptionCount == 0)
         // With the token, the same subscription registers the type as a write does.
         _ = try types.subscribe([EventTypeRequest(path: "/x")], ttl: .seconds(60)) {}
+        #expect(try store.loadEventTypes() == [type])
+    }
+
+    /// A subscription whose commit fails, but whose new type another subscription took up meanwhile: the bus keeps
+    /// the type (``EventBus/undo(_:)``), and so does the store (it was taken back from the store alone).
+    @Test func aTypeAnotherSubscriptionTookUpStaysOnTheBusAndInTheStore() throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteStore(directory: directory)
+        defer { try? store.close() }
+        let bus = EventBus()
+        let hub = RacingHub(base: LocalEventHub(types: bus)) { base, requests, ttl, _ in
+            let opened = try base.types.open(requests, ttl: ttl, now: .now)
+            // Another connection subscribes to the new type before this one's commit fails.
+            _ = try base.types.subscribe([EventTypeRequest(path: "/t/:x")], ttl: ttl, now: .now)
+            #expect(!base.types.undo(opened))
+            throw LinkError(.unavailable, "The store cannot write: the disk is full")
+        }
+        let types = LiveEventTypes(hub: hub, store: store)
+        #expect(throws: LinkError.self) {
+            try types.subscribe([EventTypeRequest(path: "/t/:x", name: "t")], ttl: .seconds(60)) {}
+        }
+        let type = EventType(pattern: try Pattern("/t/:x"), name: "t")
+        #expect(try bus.type(named: "t") == type)
         #expect(try store.loadEventTypes() == [type])
     }
 }
