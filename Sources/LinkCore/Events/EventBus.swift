@@ -420,7 +420,6 @@ public final class EventBus: Sendable {
             id: String, cursor: Int, heldFrom: Int, missed: Int, idle: Duration, ttl: Duration, heldBelow: Int = 0,
             queued: Int = 0
         ) {
-            self.queued = queued
             self.id = id
             self.cursor = cursor
             self.heldFrom = heldFrom
@@ -428,6 +427,7 @@ public final class EventBus: Sendable {
             self.idle = idle
             self.ttl = ttl
             self.heldBelow = heldBelow
+            self.queued = queued
         }
     }
 

@@ -146,8 +146,8 @@ struct LocalEventHub: EventHub {
                     id: opened.id, types: opened.types, ttl: ttl, cursor: opened.cursor, removals: opened.removals)
             } catch {
                 // Nobody was told of it: the bus takes it back with the types it registered or named (unless another
-                // subscription holds one by now: that type then stays on the bus, and the next start, which reads
-                // the types from the store, retires it for the subscriptions that kept it).
+                // subscription holds one by now: that type then stays on the bus, and `LiveEventTypes` keeps it in
+                // the store too).
                 _ = types.undo(opened)
                 throw error
             }

@@ -136,12 +136,13 @@ final class SubscriptionJournal: Sendable {
         var written: [String: KeptSubscriptionState] = [:]
         var changes = SubscriptionChanges(closed: expired)
         for (index, subscription) in live.enumerated() {
-            let patterns = subscription.types.filter { $0.through == nil }.compactMap { try? Pattern($0.pattern) }
-            // A type no longer registered (its removal's write lost) is retired now, or registering its pattern
-            // again would bring it back to the subscription at the next start.
+            var patterns: [Pattern] = []
             for type in subscription.types where type.through == nil {
-                guard (try? bus.type(pattern: try Pattern(type.pattern))) == nil else { continue }
-                if !changes.retired.contains(where: { $0.shape == type.shape }) {
+                if let pattern = try? Pattern(type.pattern), (try? bus.type(pattern: pattern)) != nil {
+                    patterns.append(pattern)
+                } else if !changes.retired.contains(where: { $0.shape == type.shape }) {
+                    // A type no longer registered (its removal's write lost) is retired now, or registering its
+                    // pattern again would bring it back to the subscription at the next start.
                     changes.retired.append(.init(shape: type.shape, through: bus.lastSeq, removals: 0))
                 }
             }
@@ -151,9 +152,7 @@ final class SubscriptionJournal: Sendable {
                     idle: .milliseconds(max(0, wallNow - subscription.idleSince)),
                     cursor: max(subscription.cursor, subscription.heldFrom - 1), missed: subscription.missed,
                     events: queues[index]))
-            written[subscription.id] = KeptSubscriptionState(
-                cursor: subscription.cursor, heldFrom: subscription.heldFrom, missed: subscription.missed,
-                idleSince: subscription.idleSince)
+            written[subscription.id] = subscription.state
         }
         bus.restore(restored, now: now)
         try store.saveSubscriptionChanges(changes)
@@ -313,9 +312,7 @@ final class SubscriptionJournal: Sendable {
         // What each subscription's row will hold once this batch is committed.
         var stored = written
         for subscription in changes.opened {
-            stored[subscription.id] = KeptSubscriptionState(
-                cursor: subscription.cursor, heldFrom: subscription.heldFrom, missed: subscription.missed,
-                idleSince: subscription.idleSince)
+            stored[subscription.id] = subscription.state
         }
         if let now {
             let wallNow = clock()

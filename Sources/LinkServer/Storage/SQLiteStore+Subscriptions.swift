@@ -19,6 +19,11 @@ struct KeptSubscription: Sendable, Equatable {
     var heldFrom: Int
     var missed: Int
     var types: [KeptType]
+
+    /// What a sync compares and writes of it.
+    var state: KeptSubscriptionState {
+        KeptSubscriptionState(cursor: cursor, heldFrom: heldFrom, missed: missed, idleSince: idleSince)
+    }
 }
 
 /// One event of the log, for the subscriptions of one of the types it matched (`rank` 0 the best): its bytes as its
