@@ -141,37 +141,57 @@ final class EventEndpoints: Sendable {
                 } else {
                     timer.schedule(deadline)
                 }
-            } catch let error as LinkError {
-                pending.complete(ErrorEnvelope.response(for: error))
             } catch {
-                // As ``APIDispatcher`` does for an answer given at once.
-                logger.error(
-                    "request failed",
-                    metadata: [
-                        "request.id": "\(requestID)", "endpoint": "/v1/events/subscriptions/{id}", "error": "\(error)",
-                    ])
-                pending.complete(ErrorEnvelope.response(for: ErrorEnvelope.unexpected(error)))
+                pending.complete(
+                    Self.response(
+                        for: error, request: requestID, endpoint: "/v1/events/subscriptions/{id}", logger: logger))
             }
         }
+    }
+
+    /// The answer to a request that failed after its connection was suspended, as ``APIDispatcher`` answers one
+    /// that fails at once: a ``LinkError`` as its envelope, anything else 500, logged.
+    private static func response(
+        for error: any Error, request requestID: String, endpoint: String, logger: Logger
+    ) -> Response {
+        if let error = error as? LinkError { return ErrorEnvelope.response(for: error) }
+        logger.error(
+            "request failed", metadata: ["request.id": "\(requestID)", "endpoint": "\(endpoint)", "error": "\(error)"])
+        return ErrorEnvelope.response(for: ErrorEnvelope.unexpected(error))
     }
 
     private func emit(_ request: Request) throws -> Reply {
         let body = try JSONFields(request.jsonBody(), allowed: ["loc", "name", "params", "query", "extra"])
         let extra = body["extra"] ?? .null
         let time = WallClock.rfc3339Now()
-        let result: EmitResult
+        let location: Location
         switch (try body.string("loc"), try body.string("name")) {
         case (let loc?, nil):
             guard !body.has("params"), !body.has("query") else {
                 throw LinkError(.invalidRequest, "'params' and 'query' go with 'name', not with 'loc'")
             }
-            result = try hub.emit(try locations.parse(loc), extra: extra, time: time)
+            location = try locations.parse(loc)
         case (nil, let name?):
             let named = try NamedLocation(fields: body)
-            result = try hub.emit(name: name, params: named.params, query: named.query, extra: extra, time: time)
+            location = try hub.location(named: name, params: named.params, query: named.query)
         default:
             throw LinkError(.invalidRequest, "Give exactly one of 'loc' and 'name'")
         }
-        return .now(.json(result.json()))
+        switch try hub.emitAnswer(location, extra: extra, time: time) {
+        case .now(let result):
+            return .now(.json(result.json()))
+        case .afterCommit(let whenCommitted):
+            // The connection is suspended until the event is committed; the daemon's thread serves others meanwhile.
+            return .later { [logger, requestID = request.id] pending in
+                whenCommitted { outcome in
+                    switch outcome {
+                    case .success(let result): pending.complete(.json(result.json()))
+                    case .failure(let error):
+                        pending.complete(
+                            Self.response(for: error, request: requestID, endpoint: "/v1/events/emit", logger: logger))
+                    }
+                }
+            }
+        }
     }
 }

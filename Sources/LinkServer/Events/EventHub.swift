@@ -20,12 +20,13 @@ protocol EventHub: Sendable {
     func poll(_ id: String, after: Int?, wait: Duration, waiter: any PollAnswerWaiter) throws -> PollAnswer?
     /// What a poll with `after` and no wait would answer now, changing nothing (`HEAD` of a poll).
     func peek(_ id: String, after: Int?) throws -> PollAnswer
-    /// Delivers an event at `location` to every subscription with a matching type.
+    /// Delivers an event at `location` to every subscription with a matching type; returns once it may be told.
     func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult
-    /// Emits to the location built from the type named `name` with `params` and `query`.
-    func emit(
-        name: String, params: OrderedDictionary<String, String>, query: [QueryItem], extra: JSONValue, time: String
-    ) throws -> EmitResult
+    /// ``emit(_:extra:time:)`` for a caller that can be answered later without holding its thread (the emit
+    /// endpoint, whose connection is suspended meanwhile).
+    func emitAnswer(_ location: Location, extra: JSONValue, time: String) throws -> EmitAnswer
+    /// The location built from the type named `name` with `params` and `query` (an emit by name).
+    func location(named name: String, params: OrderedDictionary<String, String>, query: [QueryItem]) throws -> Location
     /// Answers every waiting poll here with an empty result (at shutdown).
     func releaseAll()
     /// Answers the polls whose wait elapsed and expires idle subscriptions; answers the next deadline.
@@ -46,6 +47,15 @@ protocol EventHub: Sendable {
     /// Whether a poll costs a round trip to a store: then it is made once, with its wait, rather than first
     /// without one to answer at once (the connection is suspended anyway while the store answers).
     var pollsOnce: Bool { get }
+}
+
+/// What an emit answers: its result now, or once its event is committed (a 2xx survives `kill -9`).
+enum EmitAnswer: Sendable {
+    case now(EmitResult)
+    /// The event is delivered and being committed: `whenCommitted` calls its argument once, from the committing
+    /// thread, with the result, or with why the commit failed.
+    case afterCommit(
+        _ whenCommitted: @Sendable (_ answer: @escaping @Sendable (Result<EmitResult, any Error>) -> Void) -> Void)
 }
 
 /// An event as a shared store keeps it in its log (``SharedEventHub``): the shapes of the types it matched, best
@@ -70,11 +80,14 @@ extension EventHub {
     /// delivered in this process by ``emit(_:extra:time:)``).
     func storedEvent(_ location: Location, extra: JSONValue, time: String) throws -> StoredEvent? { nil }
 
-    func emit(
-        name: String, params: OrderedDictionary<String, String>, query: [QueryItem], extra: JSONValue, time: String
-    ) throws -> EmitResult {
-        let pattern = try types.type(named: name).pattern
-        return try emit(LocationBuilder.location(for: pattern, params: params, query: query), extra: extra, time: time)
+    func emitAnswer(_ location: Location, extra: JSONValue, time: String) throws -> EmitAnswer {
+        .now(try emit(location, extra: extra, time: time))
+    }
+
+    func location(named name: String, params: OrderedDictionary<String, String>, query: [QueryItem]) throws -> Location
+    {
+        let pattern = try withCurrentTypes { try types.type(named: name).pattern }
+        return try LocationBuilder.location(for: pattern, params: params, query: query)
     }
 }
 
@@ -179,6 +192,17 @@ struct LocalEventHub: EventHub {
         let result = try types.emit(location, extra: extra, time: time)
         try journal?.emitted(result, waiting: true)
         return result
+    }
+
+    func emitAnswer(_ location: Location, extra: JSONValue, time: String) throws -> EmitAnswer {
+        let result = try types.emit(location, extra: extra, time: time)
+        guard let journal else { return .now(result) }
+        // Subscribers already have the event; the answer waits for its commit. The commit is queued when the
+        // answer's taker is known, so it is never told before it listens.
+        return .afterCommit { answer in
+            let queued = journal.emitted(result) { failure in answer(failure.map { .failure($0) } ?? .success(result)) }
+            if !queued { answer(.success(result)) }
+        }
     }
 
     func releaseAll() { types.releaseAll() }

@@ -185,13 +185,6 @@ final class SharedEventHub: EventHub {
         )
     }
 
-    func emit(
-        name: String, params: OrderedDictionary<String, String>, query: [QueryItem], extra: JSONValue, time: String
-    ) throws -> EmitResult {
-        let pattern = try withCurrentTypes { try types.type(named: name).pattern }
-        return try emit(LocationBuilder.location(for: pattern, params: params, query: query), extra: extra, time: time)
-    }
-
     func releaseAll() {
         let waiters = state.withLock { state in
             defer { state.waiters.removeAll() }

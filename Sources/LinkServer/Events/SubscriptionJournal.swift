@@ -32,6 +32,9 @@ final class SubscriptionJournal: Sendable {
 
         var ticket: UInt64
         var change: Change
+        /// Called once the change is committed, or with why it was not (an emit that waits without holding its
+        /// thread, ``emitted(_:then:)``).
+        var done: (@Sendable ((any Error)?) -> Void)? = nil
     }
 
     /// A type removed from the bus: the last `seq` its subscriptions can have of it, and the count of removals then.
@@ -54,6 +57,8 @@ final class SubscriptionJournal: Sendable {
         var cut = 0
         /// Whether a caller is writing a batch (group commit) or a sync.
         var writing = false
+        /// Whether a write is queued on ``committer`` that has not yet begun.
+        var commitQueued = false
         /// The latest type removals: a subscription opened before one, and queued for its commit after it, holds the
         /// removed type only through its `seq`.
         var retirements: [Retirement] = []
@@ -68,6 +73,9 @@ final class SubscriptionJournal: Sendable {
     private let state = Mutex(State())
     /// Where callers wait for the writer (group commit, ``asWriter(until:_:)``).
     private let writers = NSCondition()
+    /// Writes the changes nobody waits for on their own thread (``emitted(_:then:)``): one write at a time, and at
+    /// most one more queued, which takes every change that arrives meanwhile.
+    private let committer = DispatchQueue(label: "linkserver-subscription-commit")
     private let clock: @Sendable () -> Int64
     /// How many `seq`s behind the last one the log keeps at most.
     let retained: Int
@@ -204,12 +212,37 @@ final class SubscriptionJournal: Sendable {
     /// does not say it was delivered).
     func emitted(_ result: EmitResult, waiting: Bool) throws {
         guard !result.reached.isEmpty else { return }
-        let events = result.reached.enumerated().map { rank, event in
+        try commit(.events(Self.kept(result)), waiting: waiting)
+    }
+
+    /// Logs the event of an emit that reached subscriptions without holding the calling thread: `done` is called
+    /// once it is committed (or with why it was not), from the committing thread. Answers `false`, calling nothing,
+    /// when no subscription was reached (nothing to commit). The emit endpoint suspends its connection meanwhile, so
+    /// a commit takes every emit in flight, not only as many as the daemon has threads.
+    func emitted(_ result: EmitResult, then done: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
+        guard !result.reached.isEmpty else { return false }
+        let schedule = state.withLock { state in
+            state.nextTicket += 1
+            state.pending.append(Pending(ticket: state.nextTicket, change: .events(Self.kept(result)), done: done))
+            defer { state.commitQueued = true }
+            return !state.commitQueued
+        }
+        guard schedule else { return true }
+        committer.async { [self] in
+            // Cleared before the batch is taken: a change queued after this takes a write of its own.
+            state.withLock { $0.commitQueued = false }
+            asWriter { writePending(sync: nil) }
+        }
+        return true
+    }
+
+    /// The log's rows of an emit's events, one per matched type, best first.
+    private static func kept(_ result: EmitResult) -> [KeptEvent] {
+        result.reached.enumerated().map { rank, event in
             KeptEvent(
                 seq: event.seq, rank: rank, shape: event.type.pattern.shape(),
                 body: String(decoding: event.encoded, as: UTF8.self))
         }
-        try commit(.events(events), waiting: waiting)
     }
 
     /// Queues `change` for the next commit; with `waiting`, returns once it is committed, or throws why it was not.
@@ -245,8 +278,8 @@ final class SubscriptionJournal: Sendable {
         }
         guard waiting else { return }
         asWriter(until: ticket) { writePending(sync: nil) }
-        let failure = state.withLock { state in state.failures.first { $0.tickets.contains(ticket) }?.error }
-        if let failure { throw SQLiteStore.machineFailure(failure) ?? failure }
+        let failed = state.withLock { state in state.failures.first { $0.tickets.contains(ticket) }?.error }
+        if let failed { throw SQLiteStore.machineFailure(failed) ?? failed }
     }
 
     /// Sets `through` on the subscription's type that `retirement` removed, if it holds it.
@@ -300,6 +333,8 @@ final class SubscriptionJournal: Sendable {
             defer { state.pending.removeAll(keepingCapacity: true) }
             return (state.pending, state.written, state.cut)
         }
+        // A queued write whose changes an earlier writer took along.
+        if batch.isEmpty && now == nil { return }
         var changes = SubscriptionChanges()
         for pending in batch {
             switch pending.change {
@@ -362,6 +397,11 @@ final class SubscriptionJournal: Sendable {
             if lowest > cut && !unstored { changes.cut = lowest }
         }
         let tickets = batch.first.map { $0.ticket...batch[batch.count - 1].ticket }
+        var failure: (any Error)?
+        defer {
+            let told = failure.map { SQLiteStore.machineFailure($0) ?? $0 }
+            for pending in batch { pending.done?(told) }
+        }
         do {
             try store.saveSubscriptionChanges(changes)
             state.withLock { state in
@@ -372,6 +412,7 @@ final class SubscriptionJournal: Sendable {
                 if let tickets { state.settled = max(state.settled, tickets.upperBound) }
             }
         } catch {
+            failure = error
             logger.error("writing subscriptions and the event log failed", metadata: ["error": "\(error)"])
             state.withLock { state in
                 guard let tickets else { return }
@@ -381,9 +422,10 @@ final class SubscriptionJournal: Sendable {
                 // Events are tried again with the next commit, a bounded number: subscribers may hold them already
                 // (woken before the commit), whether or not the emit was told of the failure; the log's
                 // `INSERT OR IGNORE` takes each once.
-                let again = batch.filter { pending in
-                    guard case .events = pending.change else { return false }
-                    return true
+                let again = batch.compactMap { pending -> Pending? in
+                    guard case .events = pending.change else { return nil }
+                    // Its emit is told of this failure: the retry tells no one.
+                    return Pending(ticket: pending.ticket, change: pending.change)
                 }
                 state.pending.insert(contentsOf: again.suffix(SubscriptionJournal.remembered), at: 0)
             }

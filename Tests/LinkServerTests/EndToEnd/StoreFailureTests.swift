@@ -70,6 +70,32 @@ import Testing
         }
     }
 
+    /// An emit that reached a subscriber answers once its event is in the log (API.md §5: what a 200 acknowledged
+    /// survives `kill -9`), from its suspended connection: a log that cannot take it answers 503, saying why, and the
+    /// next emit, with room again, answers 200.
+    @Test func anEmitWhoseEventCannotBeLoggedIsUnavailable() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let subscribed = try client.post("/v1/events/subscriptions", ["events": [["path": "/seek/:p"]]])
+            #expect(subscribed.status == 201)
+            // The first emit after the start reserves its `seq` block too, while the store has room.
+            #expect(try client.post("/v1/events/emit", ["loc": "/seek/1"]).json?["delivered"] == 1)
+            let store = try #require(server.application.store as? SQLiteStore)
+            try Self.capStore(store)
+
+            let refused = try client.post("/v1/events/emit", ["loc": "/seek/2", "extra": .string(Self.large)])
+            #expect(refused.status == 503)
+            #expect(refused.header("retry-after") == "1")
+            #expect(refused.json?["error"]?["message"] == "The store cannot write: the disk is full")
+            #expect(try client.get("/readyz").status == 200)
+
+            try Self.capStore(store, pages: 1_073_741_823)
+            let next = try client.post("/v1/events/emit", ["loc": "/seek/3"])
+            #expect(next.status == 200)
+            #expect(next.json?["delivered"] == 1)
+        }
+    }
+
     /// Which failures are the machine's: the primary codes, whatever the extended code says of them.
     @Test func theMachinesFailuresAreAFullDiskAReadOnlyDatabaseAndIOErrors() {
         let machine: [ResultCode] = [

@@ -32,12 +32,6 @@ import Testing
         func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult {
             try base.emit(location, extra: extra, time: time)
         }
-        func emit(
-            name: String, params: ParameterValues, query: [QueryItem], extra: JSONValue,
-            time: String
-        ) throws -> EmitResult {
-            try base.emit(name: name, params: params, query: query, extra: extra, time: time)
-        }
         func releaseAll() { base.releaseAll() }
         func expire(now: ContinuousClock.Instant) -> ContinuousClock.Instant? { base.expire(now: now) }
         func withCurrentTypes<Value>(_ body: () throws -> Value) throws -> Value { try base.withCurrentTypes(body) }
