@@ -351,7 +351,7 @@ final class Application: Sendable {
         slots.stop()
         // The last acknowledgements and idle times: a clean stop loses none.
         journalTimer?.stop()
-        journal?.sync()
+        journal?.finish()
         do {
             try store.close()
         } catch {

@@ -196,7 +196,8 @@ struct LocalEventHub: EventHub {
 
     func emitAnswer(_ location: Location, extra: JSONValue, time: String) throws -> EmitAnswer {
         let result = try types.emit(location, extra: extra, time: time)
-        guard let journal else { return .now(result) }
+        // Nothing to commit when no subscriber heard it.
+        guard let journal, !result.reached.isEmpty else { return .now(result) }
         // Subscribers already have the event; the answer waits for its commit. The commit is queued when the
         // answer's taker is known, so it is never told before it listens.
         return .afterCommit { answer in

@@ -57,8 +57,12 @@ final class SubscriptionJournal: Sendable {
         var cut = 0
         /// Whether a caller is writing a batch (group commit) or a sync.
         var writing = false
-        /// Whether a write is queued on ``committer`` that has not yet begun.
+        /// Whether changes wait for the committing thread (``emitted(_:then:)``).
         var commitQueued = false
+        /// Whether the committing thread runs (it ends when idle for a while; the next such change starts one).
+        var committerRunning = false
+        /// Set by ``finish()``: nothing is written after it (the store closes).
+        var finished = false
         /// The latest type removals: a subscription opened before one, and queued for its commit after it, holds the
         /// removed type only through its `seq`.
         var retirements: [Retirement] = []
@@ -73,21 +77,23 @@ final class SubscriptionJournal: Sendable {
     private let state = Mutex(State())
     /// Where callers wait for the writer (group commit, ``asWriter(until:_:)``).
     private let writers = NSCondition()
-    /// Writes the changes nobody waits for on their own thread (``emitted(_:then:)``): one write at a time, and at
-    /// most one more queued, which takes every change that arrives meanwhile.
-    private let committer = DispatchQueue(label: "linkserver-subscription-commit")
+    /// Where the committing thread waits for changes (``emitted(_:then:)``).
+    private let commits = NSCondition()
     private let clock: @Sendable () -> Int64
+    /// How long the committing thread waits for changes before it ends.
+    private let committerIdle: TimeInterval
     /// How many `seq`s behind the last one the log keeps at most.
     let retained: Int
 
     init(
         store: SQLiteStore, bus: EventBus, logger: Logger,
-        clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds
+        clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds, committerIdle: Duration = .seconds(5)
     ) {
         self.store = store
         self.bus = bus
         self.logger = logger
         self.clock = clock
+        self.committerIdle = TimeInterval(committerIdle.milliseconds) / 1000
         retained = max(bus.limits.queueLimit * 10, 10_000)
     }
 
@@ -221,19 +227,53 @@ final class SubscriptionJournal: Sendable {
     /// a commit takes every emit in flight, not only as many as the daemon has threads.
     func emitted(_ result: EmitResult, then done: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
         guard !result.reached.isEmpty else { return false }
-        let schedule = state.withLock { state in
+        let (wake, start) = state.withLock { state in
             state.nextTicket += 1
             state.pending.append(Pending(ticket: state.nextTicket, change: .events(Self.kept(result)), done: done))
-            defer { state.commitQueued = true }
-            return !state.commitQueued
+            defer {
+                state.commitQueued = true
+                state.committerRunning = true
+            }
+            return (!state.commitQueued, !state.committerRunning)
         }
-        guard schedule else { return true }
-        committer.async { [self] in
+        if start {
+            // A thread of its own, not Dispatch's pool: the answers must not wait for a pool that work elsewhere in
+            // the process may hold.
+            let thread = Thread { [self] in commitWhileBusy() }
+            thread.name = "linkserver-subscription-commit"
+            thread.start()
+        } else if wake {
+            commits.lock()
+            commits.signal()
+            commits.unlock()
+        }
+        return true
+    }
+
+    /// Whether the committing thread runs.
+    var committing: Bool { state.withLock { $0.committerRunning } }
+
+    /// The committing thread: writes what ``emitted(_:then:)`` queued, one write at a time; the changes that arrive
+    /// during a write are taken by the next. Ends once nothing arrived for `committerIdle`.
+    private func commitWhileBusy() {
+        while true {
+            commits.lock()
+            while !state.withLock({ $0.commitQueued }) {
+                guard !commits.wait(until: Date(timeIntervalSinceNow: committerIdle)) else { continue }
+                let idle = state.withLock { state in
+                    if !state.commitQueued { state.committerRunning = false }
+                    return !state.committerRunning
+                }
+                if idle {
+                    commits.unlock()
+                    return
+                }
+            }
+            commits.unlock()
             // Cleared before the batch is taken: a change queued after this takes a write of its own.
             state.withLock { $0.commitQueued = false }
             asWriter { writePending(sync: nil) }
         }
-        return true
     }
 
     /// The log's rows of an emit's events, one per matched type, best first.
@@ -298,6 +338,14 @@ final class SubscriptionJournal: Sendable {
         asWriter { writePending(sync: now) }
     }
 
+    /// The last sync, at a clean stop (after the daemons, before the store closes): nothing is written after it.
+    func finish() {
+        asWriter {
+            writePending(sync: .now)
+            state.withLock { $0.finished = true }
+        }
+    }
+
     /// Runs `write` as the one writer, once no other writes; with `ticket`, only unless (or until) another writer's
     /// commit took that ticket along. Waiting callers sleep on a condition variable: a lock held across the
     /// `fsync` (a priority-inheriting futex) made them spin in the kernel while it ran.
@@ -329,11 +377,11 @@ final class SubscriptionJournal: Sendable {
     /// transaction, and settles their tickets. Called by the one writer (``asWriter(until:_:)``).
     private func writePending(sync now: ContinuousClock.Instant?) {
         // Read in this order: a subscription stored before the snapshot and missing from it was removed from the bus.
-        let (batch, written, cut) = state.withLock { state in
+        let (batch, written, cut, finished) = state.withLock { state in
             defer { state.pending.removeAll(keepingCapacity: true) }
-            return (state.pending, state.written, state.cut)
+            return (state.pending, state.written, state.cut, state.finished)
         }
-        // A queued write whose changes an earlier writer took along.
+        // A write whose changes an earlier writer took along.
         if batch.isEmpty && now == nil { return }
         var changes = SubscriptionChanges()
         for pending in batch {
@@ -403,6 +451,8 @@ final class SubscriptionJournal: Sendable {
             for pending in batch { pending.done?(told) }
         }
         do {
+            // The store is closing or closed.
+            if finished { throw LinkError(.unavailable, "The service is stopping") }
             try store.saveSubscriptionChanges(changes)
             state.withLock { state in
                 for subscription in changes.opened { state.written[subscription.id] = stored[subscription.id] }

@@ -344,6 +344,46 @@ import Testing
         #expect(through == ["written": 7, "before": 7, "after": -1])
     }
 
+    /// An emit that waits without holding its thread is answered from the committing thread once its event is in
+    /// the log. That thread ends when idle, and the next such emit starts another.
+    @Test func emitsAnsweredLaterAreLoggedFirstAndTheCommittingThreadComesBack() throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteStore(directory: directory)
+        defer { try? store.close() }
+        let bus = EventBus(types: [EventType(pattern: try Pattern("/b"))])
+        let journal = SubscriptionJournal(
+            store: store, bus: bus, logger: Logger(label: "test"), committerIdle: .milliseconds(20))
+        let hub = LocalEventHub(types: bus, journal: journal)
+        _ = try hub.subscribe([EventTypeRequest(path: "/a/:n")], ttl: .seconds(60))
+        for n in 1...2 {
+            guard
+                case .afterCommit(let whenCommitted) = try hub.emitAnswer(
+                    try Location("/a/\(n)"), extra: nil, time: "t")
+            else {
+                Issue.record("an emit that reached a subscriber was answered before its commit")
+                return
+            }
+            let answered = DispatchSemaphore(value: 0)
+            let logged = Mutex<[Int]?>(nil)
+            whenCommitted { outcome in
+                // What the log holds when the answer is given.
+                logged.withLock { $0 = try? store.loadSubscriptions().events.map(\.seq) }
+                #expect((try? outcome.get().delivered) == 1)
+                answered.signal()
+            }
+            #expect(answered.wait(timeout: .now() + 30) == .success)
+            #expect(logged.withLock { $0 }?.count == n)
+            #expect(waitUntil { !journal.committing })
+        }
+        // An emit nobody hears is answered at once.
+        guard case .now(let unheard) = try hub.emitAnswer(try Location("/b"), extra: nil, time: "t") else {
+            Issue.record("an emit nobody heard waited for a commit")
+            return
+        }
+        #expect(unheard.delivered == 0)
+    }
+
     /// Runs `body` with the types' store, a bus holding `types` (stored too), and live types whose journal writes to
     /// a store that is closed: every commit of the journal fails, while the types' store works.
     static func withJournalThatCannotWrite(
