@@ -114,38 +114,7 @@ final class SubscriptionJournal: Sendable {
                 live.append(subscription)
             }
         }
-        // Each subscription gets an event once, with the best of its types the event matched (rank order), as the
-        // emit delivered it.
-        var holders: [String: [(index: Int, through: Int?)]] = [:]
-        for (index, subscription) in live.enumerated() {
-            for type in subscription.types { holders[type.shape, default: []].append((index, type.through)) }
-        }
-        var queues = [[Event]](repeating: [], count: live.count)
-        var reached: Set<Int> = []
-        var current: Int?
-        for entry in logged {
-            if entry.seq != current {
-                current = entry.seq
-                reached.removeAll(keepingCapacity: true)
-            }
-            var event: Event?
-            for (index, through) in holders[entry.shape] ?? []
-            where entry.seq >= live[index].heldFrom && entry.seq <= (through ?? .max) && !reached.contains(index) {
-                if event == nil {
-                    do {
-                        event = try Event.restoring(Array(entry.body.utf8))
-                    } catch {
-                        logger.error(
-                            "a kept event does not read back; skipped",
-                            metadata: ["seq": "\(entry.seq)", "error": "\(error)"])
-                        break
-                    }
-                }
-                guard let event else { break }
-                reached.insert(index)
-                queues[index].append(event)
-            }
-        }
+        let queues = queues(of: live, from: logged)
         var restored: [EventBus.RestoredSubscription] = []
         var written: [String: KeptSubscriptionState] = [:]
         var changes = SubscriptionChanges(closed: expired)
@@ -182,6 +151,43 @@ final class SubscriptionJournal: Sendable {
                 ])
         }
         return live.count
+    }
+
+    /// The queue of each of `live` rebuilt from the log: the events from its `heldFrom` on that reached one of its
+    /// types (through the `seq` it was removed at), each once, with the best of its types the event matched (rank
+    /// order), as the emit delivered it. An event that does not read back is logged and skipped.
+    private func queues(of live: [KeptSubscription], from logged: [KeptEvent]) -> [[Event]] {
+        var holders: [String: [(index: Int, through: Int?)]] = [:]
+        for (index, subscription) in live.enumerated() {
+            for type in subscription.types { holders[type.shape, default: []].append((index, type.through)) }
+        }
+        var queues = [[Event]](repeating: [], count: live.count)
+        var reached: Set<Int> = []
+        var current: Int?
+        for entry in logged {
+            if entry.seq != current {
+                current = entry.seq
+                reached.removeAll(keepingCapacity: true)
+            }
+            var event: Event?
+            for (index, through) in holders[entry.shape] ?? []
+            where entry.seq >= live[index].heldFrom && entry.seq <= (through ?? .max) && !reached.contains(index) {
+                if event == nil {
+                    do {
+                        event = try Event.restoring(Array(entry.body.utf8))
+                    } catch {
+                        logger.error(
+                            "a kept event does not read back; skipped",
+                            metadata: ["seq": "\(entry.seq)", "error": "\(error)"])
+                        break
+                    }
+                }
+                guard let event else { break }
+                reached.insert(index)
+                queues[index].append(event)
+            }
+        }
+        return queues
     }
 
     // MARK: - Written before the answer
