@@ -54,7 +54,7 @@ final class Daemon: @unchecked Sendable {
     /// Requests whose head has been read and which have not completed yet.
     var requestsInProgress: Int { requestsInFlight.load(ordering: .relaxed) }
 
-    /// Connections currently suspended in a long-poll.
+    /// Connections currently suspended: long-polls, requests waiting on a shared store, emits waiting for their commit.
     var suspendedConnections: Int { suspendedCount.load(ordering: .relaxed) }
 
     /// Starts listening. Throws ``DaemonError`` when the address is invalid or cannot be bound.
