@@ -52,8 +52,8 @@ protocol EventHub: Sendable {
 /// What an emit answers: its result now, or once its event is committed (a 2xx survives `kill -9`).
 enum EmitAnswer: Sendable {
     case now(EmitResult)
-    /// The event is delivered and being committed: `whenCommitted` calls its argument once, from the committing
-    /// thread, with the result, or with why the commit failed.
+    /// The event is delivered and being committed: `whenCommitted` calls its argument once, on the thread that
+    /// committed it, with the result, or with why the commit failed.
     case afterCommit(
         _ whenCommitted: @Sendable (_ answer: @escaping @Sendable (Result<EmitResult, any Error>) -> Void) -> Void)
 }

@@ -228,7 +228,8 @@ final class SubscriptionJournal: Sendable {
     }
 
     /// Logs the event of an emit that reached subscriptions without holding the calling thread: `done` is called
-    /// once it is committed (or with why it was not), from the committing thread. Answers `false`, calling nothing,
+    /// once it is committed (or with why it was not), on the thread that wrote it (the journal's committing thread,
+    /// or another writer that took it along: a sync, a subscribe's commit). Answers `false`, calling nothing,
     /// when no subscription was reached (nothing to commit). The emit endpoint suspends its connection meanwhile, so
     /// a commit takes every emit in flight, not only as many as the daemon has threads.
     func emitted(_ result: EmitResult, then done: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
@@ -469,7 +470,10 @@ final class SubscriptionJournal: Sendable {
             }
         } catch {
             failure = error
-            logger.error("writing subscriptions and the event log failed", metadata: ["error": "\(error)"])
+            // After the last write nothing more is tried, nor worth an error in the log (the store is closed).
+            if !finished {
+                logger.error("writing subscriptions and the event log failed", metadata: ["error": "\(error)"])
+            }
             state.withLock { state in
                 guard let tickets else { return }
                 state.settled = max(state.settled, tickets.upperBound)
@@ -483,7 +487,7 @@ final class SubscriptionJournal: Sendable {
                     // Its emit is told of this failure: the retry tells no one.
                     return Pending(ticket: pending.ticket, change: pending.change)
                 }
-                state.pending.insert(contentsOf: again.suffix(SubscriptionJournal.remembered), at: 0)
+                if !finished { state.pending.insert(contentsOf: again.suffix(SubscriptionJournal.remembered), at: 0) }
             }
         }
     }

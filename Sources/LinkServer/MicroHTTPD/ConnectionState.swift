@@ -95,7 +95,15 @@ extension ConnectionState {
             return true
         }
         guard first, let connection else { return false }
+        // libmicrohttpd marks the connection resumed, unlocks, then wakes its threads: a daemon thread may serve the
+        // connection before this call returns, and a stop would then free the daemon it still writes to.
+        ConnectionState.resumesInFlight.add(1, ordering: .acquiringAndReleasing)
         MHD_resume_connection(connection)
+        ConnectionState.resumesInFlight.subtract(1, ordering: .acquiringAndReleasing)
         return true
     }
+
+    /// Calls of `MHD_resume_connection` not yet returned, in every daemon of the process (``Daemon`` stops once
+    /// there are none).
+    static let resumesInFlight = Atomic<Int>(0)
 }

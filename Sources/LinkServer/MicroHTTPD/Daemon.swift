@@ -129,6 +129,9 @@ final class Daemon: @unchecked Sendable {
                 metadata: ["requests": "\(suspended)"])
             return
         }
+        // The thread that resumed the last of them may still be inside `MHD_resume_connection`, about to wake the
+        // daemon's threads through a channel that stopping closes.
+        while ConnectionState.resumesInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
         MHD_stop_daemon(mhd)
         self.mhd = nil
         deadlines.stop()

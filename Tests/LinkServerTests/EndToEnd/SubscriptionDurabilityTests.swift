@@ -365,15 +365,17 @@ import Testing
                 return
             }
             let answered = DispatchSemaphore(value: 0)
-            let logged = Mutex<[Int]?>(nil)
+            // What the log holds when the answer is given, and the answer.
+            let seen = Mutex<(logged: [Int]?, delivered: Int?)>((nil, nil))
             whenCommitted { outcome in
-                // What the log holds when the answer is given.
-                logged.withLock { $0 = try? store.loadSubscriptions().events.map(\.seq) }
-                #expect((try? outcome.get().delivered) == 1)
+                let logged = try? store.loadSubscriptions().events.map(\.seq)
+                seen.withLock { $0 = (logged, try? outcome.get().delivered) }
                 answered.signal()
             }
             #expect(answered.wait(timeout: .now() + 30) == .success)
-            #expect(logged.withLock { $0 }?.count == n)
+            let (logged, delivered) = seen.withLock { $0 }
+            #expect(logged?.count == n)
+            #expect(delivered == 1)
             #expect(waitUntil { !journal.committing })
         }
         // An emit nobody hears is answered at once.
