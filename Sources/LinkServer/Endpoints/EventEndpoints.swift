@@ -74,13 +74,38 @@ final class EventEndpoints: Sendable {
         let ttl = try body.int("ttl", in: EventBus.Limits.ttlRange) ?? EventBus.Limits.defaultTTL
         // Registering a type or binding a name is a write (API.md §5): without the admin token (when one is set) a
         // subscription may use existing types only, and nothing is registered.
-        let subscribed = try types.subscribe(requests, ttl: .seconds(ttl)) {
+        let answer = try types.subscribe(requests, ttl: .seconds(ttl)) {
             try auth.authorize(request, access: .write)
         }
-        return .now(
+        return reply(answer, request: request, endpoint: "/v1/events/subscriptions") { subscribed in
             .json(
                 ["id": .string(subscribed.id), "cursor": .int(subscribed.cursor)], status: 201,
-                headers: [("Location", "/v1/events/subscriptions/" + subscribed.id)]))
+                headers: [("Location", "/v1/events/subscriptions/" + subscribed.id)])
+        }
+    }
+
+    /// The reply to a write whose answer may wait for its commit: at once, or from the suspended connection once
+    /// the commit is done (or failed).
+    private func reply<Value>(
+        _ answer: CommittedAnswer<Value>, request: Request, endpoint: String,
+        _ response: @escaping @Sendable (Value) -> Response
+    ) -> Reply {
+        switch answer {
+        case .now(let value):
+            return .now(response(value))
+        case .afterCommit(let whenCommitted):
+            // The daemon's thread serves other connections meanwhile.
+            return .later { [logger, requestID = request.id] pending in
+                whenCommitted { outcome in
+                    switch outcome {
+                    case .success(let value): pending.complete(response(value))
+                    case .failure(let error):
+                        pending.complete(
+                            Self.response(for: error, request: requestID, endpoint: endpoint, logger: logger))
+                    }
+                }
+            }
+        }
     }
 
     /// `POST /v1/events` `{"path", "name"?}`: 201 with the type when it registers or names one, 200 when it
@@ -177,21 +202,8 @@ final class EventEndpoints: Sendable {
         default:
             throw LinkError(.invalidRequest, "Give exactly one of 'loc' and 'name'")
         }
-        switch try hub.emitAnswer(location, extra: extra, time: time) {
-        case .now(let result):
-            return .now(.json(result.json()))
-        case .afterCommit(let whenCommitted):
-            // The connection is suspended until the event is committed; the daemon's thread serves others meanwhile.
-            return .later { [logger, requestID = request.id] pending in
-                whenCommitted { outcome in
-                    switch outcome {
-                    case .success(let result): pending.complete(.json(result.json()))
-                    case .failure(let error):
-                        pending.complete(
-                            Self.response(for: error, request: requestID, endpoint: "/v1/events/emit", logger: logger))
-                    }
-                }
-            }
-        }
+        return reply(
+            try hub.emitAnswer(location, extra: extra, time: time), request: request, endpoint: "/v1/events/emit"
+        ) { result in .json(result.json()) }
     }
 }

@@ -13,6 +13,9 @@ protocol EventHub: Sendable {
     /// Without `registering` it uses the types registered now only, and throws ``StoreConflict`` when one is
     /// missing (removed since the caller planned against them: it plans again).
     func subscribe(_ requests: [EventTypeRequest], ttl: Duration, registering: Bool) throws -> (id: String, cursor: Int)
+    /// ``subscribe(_:ttl:registering:)`` with the types registered now only, for a caller that can be answered later
+    /// without holding its thread (the subscribe endpoint, whose connection is suspended meanwhile).
+    func subscribeAnswer(_ requests: [EventTypeRequest], ttl: Duration) throws -> CommittedAnswer<Subscribed>
     /// Closes a subscription; a poll waiting on it (on any instance) answers empty.
     func cancel(_ id: String) throws
     /// Acknowledges through `after`, then answers at once with the queued events (or when `wait` is zero), else
@@ -24,7 +27,7 @@ protocol EventHub: Sendable {
     func emit(_ location: Location, extra: JSONValue, time: String) throws -> EmitResult
     /// ``emit(_:extra:time:)`` for a caller that can be answered later without holding its thread (the emit
     /// endpoint, whose connection is suspended meanwhile).
-    func emitAnswer(_ location: Location, extra: JSONValue, time: String) throws -> EmitAnswer
+    func emitAnswer(_ location: Location, extra: JSONValue, time: String) throws -> CommittedAnswer<EmitResult>
     /// The location built from the type named `name` with `params` and `query` (an emit by name).
     func location(named name: String, params: OrderedDictionary<String, String>, query: [QueryItem]) throws -> Location
     /// Answers every waiting poll here with an empty result (at shutdown).
@@ -49,13 +52,19 @@ protocol EventHub: Sendable {
     var pollsOnce: Bool { get }
 }
 
-/// What an emit answers: its result now, or once its event is committed (a 2xx survives `kill -9`).
-enum EmitAnswer: Sendable {
-    case now(EmitResult)
-    /// The event is delivered and being committed: `whenCommitted` calls its argument once, on the thread that
+/// What a write answers: its result now, or once the embedded store committed it (a 2xx survives `kill -9`).
+enum CommittedAnswer<Value: Sendable>: Sendable {
+    case now(Value)
+    /// The change is made in memory and being committed: `whenCommitted` calls its argument once, on the thread that
     /// committed it, with the result, or with why the commit failed.
     case afterCommit(
-        _ whenCommitted: @Sendable (_ answer: @escaping @Sendable (Result<EmitResult, any Error>) -> Void) -> Void)
+        _ whenCommitted: @Sendable (_ answer: @escaping @Sendable (Result<Value, any Error>) -> Void) -> Void)
+}
+
+/// A subscription opened: its id and its first cursor.
+struct Subscribed: Sendable {
+    let id: String
+    let cursor: Int
 }
 
 /// An event as a shared store keeps it in its log (``SharedEventHub``): the shapes of the types it matched, best
@@ -80,8 +89,13 @@ extension EventHub {
     /// delivered in this process by ``emit(_:extra:time:)``).
     func storedEvent(_ location: Location, extra: JSONValue, time: String) throws -> StoredEvent? { nil }
 
-    func emitAnswer(_ location: Location, extra: JSONValue, time: String) throws -> EmitAnswer {
+    func emitAnswer(_ location: Location, extra: JSONValue, time: String) throws -> CommittedAnswer<EmitResult> {
         .now(try emit(location, extra: extra, time: time))
+    }
+
+    func subscribeAnswer(_ requests: [EventTypeRequest], ttl: Duration) throws -> CommittedAnswer<Subscribed> {
+        let (id, cursor) = try subscribe(requests, ttl: ttl, registering: false)
+        return .now(Subscribed(id: id, cursor: cursor))
     }
 
     func location(named name: String, params: OrderedDictionary<String, String>, query: [QueryItem]) throws -> Location
@@ -142,17 +156,7 @@ struct LocalEventHub: EventHub {
 
     func subscribe(_ requests: [EventTypeRequest], ttl: Duration, registering: Bool) throws -> (id: String, cursor: Int)
     {
-        let opened: EventBus.Opened
-        if registering {
-            opened = try types.open(requests, ttl: ttl, now: .now)
-        } else {
-            // A type planned as existing was removed since: registering it here would skip the write's checks
-            // (the admin token, the store).
-            guard let existing = try types.openWithExistingTypes(requests, ttl: ttl, now: .now) else {
-                throw StoreConflict(table: .eventTypes)
-            }
-            opened = existing
-        }
+        let opened = try open(requests, ttl: ttl, registering: registering)
         if let journal {
             do {
                 try journal.opened(
@@ -166,6 +170,33 @@ struct LocalEventHub: EventHub {
             }
         }
         return (opened.id, opened.cursor)
+    }
+
+    func subscribeAnswer(_ requests: [EventTypeRequest], ttl: Duration) throws -> CommittedAnswer<Subscribed> {
+        let opened = try open(requests, ttl: ttl, registering: false)
+        let subscribed = Subscribed(id: opened.id, cursor: opened.cursor)
+        guard let journal else { return .now(subscribed) }
+        return .afterCommit { [types] answer in
+            journal.opened(
+                id: opened.id, types: opened.types, ttl: ttl, cursor: opened.cursor, removals: opened.removals
+            ) { failure in
+                guard let failure else { return answer(.success(subscribed)) }
+                // As ``subscribe(_:ttl:registering:)``: nobody was told of it.
+                _ = types.undo(opened)
+                answer(.failure(failure))
+            }
+        }
+    }
+
+    /// Opens a subscription on the bus; without `registering`, with the types registered now only.
+    private func open(_ requests: [EventTypeRequest], ttl: Duration, registering: Bool) throws -> EventBus.Opened {
+        if registering { return try types.open(requests, ttl: ttl, now: .now) }
+        // A type planned as existing was removed since: registering it here would skip the write's checks (the
+        // admin token, the store).
+        guard let existing = try types.openWithExistingTypes(requests, ttl: ttl, now: .now) else {
+            throw StoreConflict(table: .eventTypes)
+        }
+        return existing
     }
 
     func cancel(_ id: String) throws {
@@ -194,7 +225,7 @@ struct LocalEventHub: EventHub {
         return result
     }
 
-    func emitAnswer(_ location: Location, extra: JSONValue, time: String) throws -> EmitAnswer {
+    func emitAnswer(_ location: Location, extra: JSONValue, time: String) throws -> CommittedAnswer<EmitResult> {
         let result = try types.emit(location, extra: extra, time: time)
         // Nothing to commit when no subscriber heard it.
         guard let journal, !result.reached.isEmpty else { return .now(result) }

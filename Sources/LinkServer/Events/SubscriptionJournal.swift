@@ -66,6 +66,38 @@ final class SubscriptionJournal: Sendable {
         /// The latest type removals: a subscription opened before one, and queued for its commit after it, holds the
         /// removed type only through its `seq`.
         var retirements: [Retirement] = []
+
+        /// Queues `change` with its ticket, answered; a subscription's row and a type's retirement are ordered
+        /// against each other here (see ``retirements``).
+        mutating func enqueue(
+            _ change: Pending.Change, done: (@Sendable ((any Error)?) -> Void)?
+        ) -> UInt64 {
+            var change = change
+            switch change {
+            case .opened(var subscription, let removals):
+                // Opened before a removal whose retirement is already queued or written: it held the type until then.
+                for retirement in retirements where retirement.removals > removals {
+                    SubscriptionJournal.retire(retirement, in: &subscription)
+                }
+                change = .opened(subscription, removals: removals)
+            case .retired(let retirement):
+                // The subscriptions opened before it and still queued hold the type only until then.
+                for index in pending.indices {
+                    guard case .opened(var subscription, let removals) = pending[index].change,
+                        removals < retirement.removals
+                    else { continue }
+                    SubscriptionJournal.retire(retirement, in: &subscription)
+                    pending[index].change = .opened(subscription, removals: removals)
+                }
+                retirements.append(retirement)
+                if retirements.count > SubscriptionJournal.remembered { retirements.removeFirst() }
+            case .closed, .events:
+                break
+            }
+            nextTicket += 1
+            pending.append(Pending(ticket: nextTicket, change: change, done: done))
+            return nextTicket
+        }
     }
 
     /// Failed batches remembered for their waiters, and removals for the subscriptions opened before them.
@@ -195,10 +227,24 @@ final class SubscriptionJournal: Sendable {
     /// Stores a subscription just opened on the bus (its 201 follows); `removals` as ``EventBus/open(_:ttl:now:)``
     /// answered it.
     func opened(id: String, types: [EventType], ttl: Duration, cursor: Int, removals: Int) throws {
+        try commit(opening(id: id, types: types, ttl: ttl, cursor: cursor, removals: removals), waiting: true)
+    }
+
+    /// ``opened(id:types:ttl:cursor:removals:)`` without holding the calling thread: `done` is called once the row is
+    /// committed, or with why it was not, as for ``emitted(_:then:)``.
+    func opened(
+        id: String, types: [EventType], ttl: Duration, cursor: Int, removals: Int,
+        then done: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        commitLater(opening(id: id, types: types, ttl: ttl, cursor: cursor, removals: removals), then: done)
+    }
+
+    /// The row of a subscription just opened.
+    private func opening(id: String, types: [EventType], ttl: Duration, cursor: Int, removals: Int) -> Pending.Change {
         let subscription = KeptSubscription(
             id: id, ttl: ttl.milliseconds, idleSince: clock(), cursor: cursor, heldFrom: cursor + 1, missed: 0,
             types: types.map { .init(pattern: $0.pattern.description, shape: $0.pattern.shape(), through: nil) })
-        try commit(.opened(subscription, removals: removals), waiting: true)
+        return .opened(subscription, removals: removals)
     }
 
     /// Removes a subscription just closed on the bus (its 204 follows).
@@ -234,9 +280,14 @@ final class SubscriptionJournal: Sendable {
     /// a commit takes every emit in flight, not only as many as the daemon has threads.
     func emitted(_ result: EmitResult, then done: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
         guard !result.reached.isEmpty else { return false }
+        commitLater(.events(Self.kept(result)), then: done)
+        return true
+    }
+
+    /// Queues `change` for the committing thread, which calls `done` once it is written (or with why it was not).
+    private func commitLater(_ change: Pending.Change, then done: @escaping @Sendable ((any Error)?) -> Void) {
         let (wake, start) = state.withLock { state in
-            state.nextTicket += 1
-            state.pending.append(Pending(ticket: state.nextTicket, change: .events(Self.kept(result)), done: done))
+            _ = state.enqueue(change, done: done)
             defer {
                 state.commitQueued = true
                 state.committerRunning = true
@@ -254,7 +305,6 @@ final class SubscriptionJournal: Sendable {
             commits.signal()
             commits.unlock()
         }
-        return true
     }
 
     /// Whether the committing thread runs.
@@ -296,33 +346,7 @@ final class SubscriptionJournal: Sendable {
     /// Group commit: the first caller to find no commit running writes every change queued by then, in one
     /// transaction (one `fsync`), while the others wait for it and find theirs written.
     private func commit(_ change: Pending.Change, waiting: Bool) throws {
-        let ticket = state.withLock { state in
-            var change = change
-            switch change {
-            case .opened(var subscription, let removals):
-                // Opened before a removal whose retirement is already queued or written: it held the type until then.
-                for retirement in state.retirements where retirement.removals > removals {
-                    SubscriptionJournal.retire(retirement, in: &subscription)
-                }
-                change = .opened(subscription, removals: removals)
-            case .retired(let retirement):
-                // The subscriptions opened before it and still queued hold the type only until then.
-                for index in state.pending.indices {
-                    guard case .opened(var subscription, let removals) = state.pending[index].change,
-                        removals < retirement.removals
-                    else { continue }
-                    SubscriptionJournal.retire(retirement, in: &subscription)
-                    state.pending[index].change = .opened(subscription, removals: removals)
-                }
-                state.retirements.append(retirement)
-                if state.retirements.count > SubscriptionJournal.remembered { state.retirements.removeFirst() }
-            case .closed, .events:
-                break
-            }
-            state.nextTicket += 1
-            state.pending.append(Pending(ticket: state.nextTicket, change: change))
-            return state.nextTicket
-        }
+        let ticket = state.withLock { state in state.enqueue(change, done: nil) }
         guard waiting else { return }
         asWriter(until: ticket) { writePending(sync: nil) }
         let failed = state.withLock { state in state.failures.first { $0.tickets.contains(ticket) }?.error }

@@ -42,16 +42,18 @@ final class LiveEventTypes: Sendable {
     /// removed type's pattern and receive it once registered again).
     func subscribe(
         _ requests: [EventTypeRequest], ttl: Duration, authorizeWrite: () throws -> Void
-    ) throws -> (id: String, cursor: Int) {
+    ) throws -> CommittedAnswer<Subscribed> {
         for _ in 0...LiveEventTypes.maxAttempts {
             guard try plannedChanges(requests).isEmpty else {
                 // A write: planned again inside as often as it needs, not once more out here for each of those.
                 try authorizeWrite()
-                return try subscribeRegistering(requests, ttl: ttl)
+                let (id, cursor) = try subscribeRegistering(requests, ttl: ttl)
+                return .now(Subscribed(id: id, cursor: cursor))
             }
             do {
-                // Planned as using existing types only: one removed since is planned again (as a write).
-                return try hub.subscribe(requests, ttl: ttl, registering: false)
+                // Planned as using existing types only: one removed since is planned again (as a write). Such a
+                // subscription may be answered once its row is committed, its connection suspended meanwhile.
+                return try hub.subscribeAnswer(requests, ttl: ttl)
             } catch is StoreConflict {
                 try refresh()
             }

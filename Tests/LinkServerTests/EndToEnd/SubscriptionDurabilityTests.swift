@@ -421,6 +421,32 @@ import Testing
         }
     }
 
+    /// A subscription to existing types is answered once its row is committed, from the suspended connection: one
+    /// whose commit fails is answered with why, and the bus takes it back (nobody was told its id).
+    @Test func aSubscriptionAnsweredAfterAFailedCommitIsTakenBack() throws {
+        let type = EventType(pattern: try Pattern("/p/:x"))
+        try Self.withJournalThatCannotWrite(types: [type]) { (_, bus, types) throws in
+            guard
+                case .afterCommit(let whenCommitted) = try types.subscribe(
+                    [EventTypeRequest(path: "/p/:x")], ttl: .seconds(60), authorizeWrite: {})
+            else {
+                Issue.record("a subscription with the journal was answered before its commit")
+                return
+            }
+            let answered = DispatchSemaphore(value: 0)
+            let outcome = Mutex<Result<Subscribed, any Error>?>(nil)
+            whenCommitted { result in
+                outcome.withLock { $0 = result }
+                answered.signal()
+            }
+            #expect(answered.wait(timeout: .now() + 30) == .success)
+            let failed = try #require(outcome.withLock { $0 })
+            #expect(throws: (any Error).self) { try failed.get() }
+            #expect(bus.subscriptionCount == 0)
+            #expect(try bus.type(pattern: type.pattern) == type)
+        }
+    }
+
     /// A start retires the types its subscriptions hold that are no longer registered (their removal's write was
     /// lost): registered again later, they do not come back to them at the next start.
     @Test func aStartRetiresTypesNoLongerRegistered() throws {
