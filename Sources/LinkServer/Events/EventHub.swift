@@ -232,8 +232,7 @@ struct LocalEventHub: EventHub {
         // Subscribers already have the event; the answer waits for its commit. The commit is queued when the
         // answer's taker is known, so it is never told before it listens.
         return .afterCommit { answer in
-            let queued = journal.emitted(result) { failure in answer(failure.map { .failure($0) } ?? .success(result)) }
-            if !queued { answer(.success(result)) }
+            journal.emitted(result) { failure in answer(failure.map { .failure($0) } ?? .success(result)) }
         }
     }
 

@@ -275,13 +275,11 @@ final class SubscriptionJournal: Sendable {
 
     /// Logs the event of an emit that reached subscriptions without holding the calling thread: `done` is called
     /// once it is committed (or with why it was not), on the thread that wrote it (the journal's committing thread,
-    /// or another writer that took it along: a sync, a subscribe's commit). Answers `false`, calling nothing,
-    /// when no subscription was reached (nothing to commit). The emit endpoint suspends its connection meanwhile, so
-    /// a commit takes every emit in flight, not only as many as the daemon has threads.
-    func emitted(_ result: EmitResult, then done: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
-        guard !result.reached.isEmpty else { return false }
+    /// or another writer that took it along: a sync, a subscribe's commit). Only for an emit that reached a
+    /// subscription (one that reached none has nothing to commit and answers at once). The emit endpoint suspends its
+    /// connection meanwhile, so a commit takes every emit in flight, not only as many as the daemon has threads.
+    func emitted(_ result: EmitResult, then done: @escaping @Sendable ((any Error)?) -> Void) {
         commitLater(.events(Self.kept(result)), then: done)
-        return true
     }
 
     /// Queues `change` for the committing thread, which calls `done` once it is written (or with why it was not).
