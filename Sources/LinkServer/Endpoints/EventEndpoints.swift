@@ -34,9 +34,9 @@ final class EventEndpoints: Sendable {
             Endpoint("GET", "/v1/events/subscriptions/{id}", .read) { [self] request, parameters in
                 try poll(request, id: parameters["id"] ?? "")
             }.usingStore(),
-            Endpoint("DELETE", "/v1/events/subscriptions/{id}", .read) { [self] _, parameters in
-                try hub.cancel(parameters["id"] ?? "")
-                return .now(.noContent)
+            Endpoint("DELETE", "/v1/events/subscriptions/{id}", .read) { [self] request, parameters in
+                let answer = try hub.cancelAnswer(parameters["id"] ?? "")
+                return reply(answer, request: request, endpoint: "/v1/events/subscriptions/{id}") { .noContent }
             }.usingStore(),
             Endpoint("POST", "/v1/events/emit", .write) { [self] request, _ in try emit(request) },
             Endpoint("GET", "/v1/events", .read) { [self] _, _ in

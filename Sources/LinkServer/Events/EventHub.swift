@@ -18,6 +18,9 @@ protocol EventHub: Sendable {
     func subscribeAnswer(_ requests: [EventTypeRequest], ttl: Duration) throws -> CommittedAnswer<Subscribed>
     /// Closes a subscription; a poll waiting on it (on any instance) answers empty.
     func cancel(_ id: String) throws
+    /// ``cancel(_:)`` for a caller that can be answered later without holding its thread (the delete endpoint, whose
+    /// connection is suspended meanwhile).
+    func cancelAnswer(_ id: String) throws -> CommittedAnswer<Void>
     /// Acknowledges through `after`, then answers at once with the queued events (or when `wait` is zero), else
     /// keeps `waiter`, answers it within `wait`, and answers `nil`.
     func poll(_ id: String, after: Int?, wait: Duration, waiter: any PollAnswerWaiter) throws -> PollAnswer?
@@ -96,6 +99,10 @@ extension EventHub {
     func subscribeAnswer(_ requests: [EventTypeRequest], ttl: Duration) throws -> CommittedAnswer<Subscribed> {
         let (id, cursor) = try subscribe(requests, ttl: ttl, registering: false)
         return .now(Subscribed(id: id, cursor: cursor))
+    }
+
+    func cancelAnswer(_ id: String) throws -> CommittedAnswer<Void> {
+        .now(try cancel(id))
     }
 
     func location(named name: String, params: OrderedDictionary<String, String>, query: [QueryItem]) throws -> Location
@@ -202,6 +209,15 @@ struct LocalEventHub: EventHub {
     func cancel(_ id: String) throws {
         try types.cancel(id)
         try journal?.closed(id: id)
+    }
+
+    func cancelAnswer(_ id: String) throws -> CommittedAnswer<Void> {
+        try types.cancel(id)
+        guard let journal else { return .now(()) }
+        // Closed on the bus (a waiting poll answered); the 204 waits for the row's removal to be committed.
+        return .afterCommit { answer in
+            journal.closed(id: id) { failure in answer(failure.map { .failure($0) } ?? .success(())) }
+        }
     }
 
     func removed(_ type: EventType, through: Int, removals: Int) {

@@ -32,8 +32,8 @@ final class SubscriptionJournal: Sendable {
 
         var ticket: UInt64
         var change: Change
-        /// Called once the change is committed, or with why it was not (an emit that waits without holding its
-        /// thread, ``emitted(_:then:)``).
+        /// Called once the change is committed, or with why it was not (a request answered without holding its
+        /// thread: ``emitted(_:then:)``, ``opened(id:types:ttl:cursor:removals:then:)``, ``closed(id:then:)``).
         var done: (@Sendable ((any Error)?) -> Void)? = nil
     }
 
@@ -49,7 +49,7 @@ final class SubscriptionJournal: Sendable {
         var nextTicket: UInt64 = 0
         /// Every ticket up to this one has been written or has failed.
         var settled: UInt64 = 0
-        /// The tickets of the last failed writes, with their error.
+        /// The tickets of the last failed writes, with the error their requests are told.
         var failures: [(tickets: ClosedRange<UInt64>, error: any Error)] = []
         /// Subscriptions stored, with their state as last written.
         var written: [String: KeptSubscriptionState] = [:]
@@ -57,7 +57,7 @@ final class SubscriptionJournal: Sendable {
         var cut = 0
         /// Whether a caller is writing a batch (group commit) or a sync.
         var writing = false
-        /// Whether changes wait for the committing thread (``emitted(_:then:)``).
+        /// Whether changes wait for the committing thread (``commitLater(_:then:)``).
         var commitQueued = false
         /// Whether the committing thread runs (it ends when idle for a while; the next such change starts one).
         var committerRunning = false
@@ -109,7 +109,7 @@ final class SubscriptionJournal: Sendable {
     private let state = Mutex(State())
     /// Where callers wait for the writer (group commit, ``asWriter(until:_:)``).
     private let writers = NSCondition()
-    /// Where the committing thread waits for changes (``emitted(_:then:)``).
+    /// Where the committing thread waits for changes (``commitLater(_:then:)``).
     private let commits = NSCondition()
     private let clock: @Sendable () -> Int64
     /// How long the committing thread waits for changes before it ends.
@@ -252,6 +252,12 @@ final class SubscriptionJournal: Sendable {
         try commit(.closed(id), waiting: true)
     }
 
+    /// ``closed(id:)`` without holding the calling thread: `done` is called once the removal is committed, or with
+    /// why it was not, as for ``emitted(_:then:)``.
+    func closed(id: String, then done: @escaping @Sendable ((any Error)?) -> Void) {
+        commitLater(.closed(id), then: done)
+    }
+
     /// A type was removed from the bus (``EventBus/remove(named:pattern:)`` answered `through` and `removals`): its
     /// subscriptions keep what they had queued of it, and get no more, even once its pattern is registered again.
     /// Committed with the subscriptions opened before it, in order; the removal's 204 follows. A failure is logged:
@@ -308,7 +314,7 @@ final class SubscriptionJournal: Sendable {
     /// Whether the committing thread runs.
     var committing: Bool { state.withLock { $0.committerRunning } }
 
-    /// The committing thread: writes what ``emitted(_:then:)`` queued, one write at a time; the changes that arrive
+    /// The committing thread: writes what ``commitLater(_:then:)`` queued, one write at a time; the changes that arrive
     /// during a write are taken by the next. Ends once nothing arrived for `committerIdle`.
     private func commitWhileBusy() {
         while true {
@@ -348,7 +354,7 @@ final class SubscriptionJournal: Sendable {
         guard waiting else { return }
         asWriter(until: ticket) { writePending(sync: nil) }
         let failed = state.withLock { state in state.failures.first { $0.tickets.contains(ticket) }?.error }
-        if let failed { throw SQLiteStore.machineFailure(failed) ?? failed }
+        if let failed { throw failed }
     }
 
     /// Sets `through` on the subscription's type that `retirement` removed, if it holds it.
@@ -474,10 +480,11 @@ final class SubscriptionJournal: Sendable {
             if lowest > cut && !unstored { changes.cut = lowest }
         }
         let tickets = batch.first.map { $0.ticket...batch[batch.count - 1].ticket }
+        // What its changes' requests are told when the write fails: a full, read-only or failing disk is the
+        // machine's (503 `unavailable`), anything else unexpected (500).
         var failure: (any Error)?
         defer {
-            let told = failure.map { SQLiteStore.machineFailure($0) ?? $0 }
-            for pending in batch { pending.done?(told) }
+            for pending in batch { pending.done?(failure) }
         }
         do {
             // The store is closing or closed.
@@ -491,7 +498,8 @@ final class SubscriptionJournal: Sendable {
                 if let tickets { state.settled = max(state.settled, tickets.upperBound) }
             }
         } catch {
-            failure = error
+            let told = SQLiteStore.machineFailure(error) ?? error
+            failure = told
             // After the last write nothing more is tried, nor worth an error in the log (the store is closed).
             if !finished {
                 logger.error("writing subscriptions and the event log failed", metadata: ["error": "\(error)"])
@@ -499,7 +507,7 @@ final class SubscriptionJournal: Sendable {
             state.withLock { state in
                 guard let tickets else { return }
                 state.settled = max(state.settled, tickets.upperBound)
-                state.failures.append((tickets, error))
+                state.failures.append((tickets, told))
                 if state.failures.count > SubscriptionJournal.remembered { state.failures.removeFirst() }
                 // Events are tried again with the next commit, a bounded number: subscribers may hold them already
                 // (woken before the commit), whether or not the emit was told of the failure; the log's

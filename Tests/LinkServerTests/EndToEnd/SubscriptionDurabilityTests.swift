@@ -386,6 +386,39 @@ import Testing
         #expect(unheard.delivered == 0)
     }
 
+    /// A delete's 204 waits for its row's removal to be committed, from the suspended connection: the subscription is
+    /// closed on the bus at once (a waiting poll answers), and gone from the store by the answer.
+    @Test func aDeleteIsAnsweredOnceItsRowIsRemoved() throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteStore(directory: directory)
+        defer { try? store.close() }
+        let bus = EventBus()
+        let journal = SubscriptionJournal(store: store, bus: bus, logger: Logger(label: "test"))
+        let hub = LocalEventHub(types: bus, journal: journal)
+        let (closed, _) = try hub.subscribe([EventTypeRequest(path: "/a/:n")], ttl: .seconds(60))
+        let (open, _) = try hub.subscribe([EventTypeRequest(path: "/a/:n")], ttl: .seconds(60))
+        guard case .afterCommit(let whenCommitted) = try hub.cancelAnswer(closed) else {
+            Issue.record("a delete with the journal was answered before its commit")
+            return
+        }
+        #expect(bus.subscriptionCount == 1)
+        let answered = DispatchSemaphore(value: 0)
+        // The ids the store holds when the answer is given, and whether it succeeded.
+        let seen = Mutex<(stored: [String]?, succeeded: Bool)>((nil, false))
+        whenCommitted { outcome in
+            let stored = try? store.loadSubscriptions().subscriptions.map(\.id)
+            seen.withLock { $0 = (stored, (try? outcome.get()) != nil) }
+            answered.signal()
+        }
+        #expect(answered.wait(timeout: .now() + 30) == .success)
+        let (stored, succeeded) = seen.withLock { $0 }
+        #expect(succeeded)
+        #expect(stored == [open])
+        // An unknown id is refused at once, before anything is queued.
+        #expect(throws: LinkError.self) { _ = try hub.cancelAnswer(closed) }
+    }
+
     /// Runs `body` with the types' store, a bus holding `types` (stored too), and live types whose journal writes to
     /// a store that is closed: every commit of the journal fails, while the types' store works.
     static func withJournalThatCannotWrite(
