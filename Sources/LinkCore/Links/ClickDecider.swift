@@ -21,6 +21,9 @@ public struct ClickDecider: Sendable {
         public var clicksCounted: Int?
         /// ``Resolver/match(_:)`` of the location, when the caller already looked it up (`.some(nil)`: none).
         public var match: (index: Int, params: PathParameters)??
+        /// ``ClickDecider/resolution(_:lsp:match:resolver:)``, when the caller already worked it out (`.some(nil)`:
+        /// it does not resolve).
+        public var resolution: Resolution??
         /// Makes a fresh deferred-link token, called only when the decision sends a person to the app's store;
         /// `nil` when none can be kept now (the shared store is unreachable, API.md §12).
         public var token: @Sendable () -> String?
@@ -31,9 +34,11 @@ public struct ClickDecider: Sendable {
 
         public init(
             facts: ClickFacts, lsp: String?, now: Int64, counted: Bool, clicksCounted: Int? = nil,
-            match: (index: Int, params: PathParameters)?? = nil, token: @escaping @Sendable () -> String?
+            match: (index: Int, params: PathParameters)?? = nil, resolution: Resolution?? = nil,
+            token: @escaping @Sendable () -> String?
         ) {
             self.match = match
+            self.resolution = resolution
             self.facts = facts
             self.lsp = lsp
             self.now = now
@@ -66,13 +71,25 @@ public struct ClickDecider: Sendable {
         return lsp == "ios" ? .ios : lsp == "desktop" ? .desktop : .ambiguous
     }
 
+    /// The link's resolution as a click is decided (§7 step 3): under the platform the click counts under (still
+    /// `ambiguous` when the platform check is asked), with `match` the location's; `nil` when nothing matches, a rule
+    /// intercepts, or a loop or the redirect limit is reached.
+    public static func resolution(
+        _ facts: ClickFacts, lsp: String?, match: (index: Int, params: PathParameters)?, resolver: Resolver
+    ) -> Resolution? {
+        var facts = facts
+        facts.platform = platform(facts, lsp: lsp)
+        return try? resolver.resolve(facts.location, context: facts.context, originMatch: .some(match))
+    }
+
     public func decide(_ input: Input, resolver: Resolver) -> ClickDecision {
         var facts = input.facts
-        // The platform the click counts under (still `ambiguous` when the platform check is asked), then the link's
-        // resolution under it, which the platform check's JSON answer carries too (§7 step 7).
+        // The platform the click counts under, then the link's resolution under it, which the platform check's JSON
+        // answer carries too (§7 step 7).
         facts.platform = ClickDecider.platform(facts, lsp: input.lsp)
         let match = input.match ?? resolver.match(facts.location)
-        let resolution = try? resolver.resolve(facts.location, context: facts.context, originMatch: .some(match))
+        let resolution =
+            input.resolution ?? ClickDecider.resolution(input.facts, lsp: input.lsp, match: match, resolver: resolver)
         if ClickDecider.needsPlatformCheck(input.facts, lsp: input.lsp) {
             return ClickDecision(
                 kind: .platformCheck, status: 200, target: nil, platform: Platform.ambiguous.rawValue, bot: nil,

@@ -136,9 +136,19 @@ final class LinkEngine: Sendable {
     ) throws -> ClickDecider.Input {
         let needsCheck = ClickDecider.needsPlatformCheck(facts, lsp: lsp)
         let match = needsCheck ? nil : resolver.match(facts.location)
-        let route = match.map { resolver.table.routes[$0.index] }
-        let clicksCounted = try route.flatMap { (route) throws in
-            try self.clicksCounted(route, counting: counted && facts.bot == nil, now: now)
+        var clicksCounted: Int?
+        var resolution: Resolution??
+        if let match {
+            let route = resolver.table.routes[match.index]
+            var counting = counted && facts.bot == nil
+            if counting, route.link?.maxClicks != nil {
+                // Step 3 comes before step 4 (§7): a click that does not resolve (a rule intercepts it, a loop, the
+                // redirect limit) is answered as no match and takes none of the route's `maxClicks`.
+                let resolved = ClickDecider.resolution(facts, lsp: lsp, match: match, resolver: resolver)
+                resolution = .some(resolved)
+                counting = resolved != nil
+            }
+            clicksCounted = try self.clicksCounted(route, counting: counting, now: now)
         }
         // A token only while the store can keep it, for a link short enough (``LinksSettings/maxDeferredLinkBytes``),
         // while the store has room for one (``LinksSettings/maxDeferredTokens``), within the client's budget (asked
@@ -154,7 +164,7 @@ final class LinkEngine: Sendable {
         }
         return ClickDecider.Input(
             facts: facts, lsp: lsp, now: now, counted: counted, clicksCounted: clicksCounted,
-            match: needsCheck ? nil : .some(match), token: token)
+            match: needsCheck ? nil : .some(match), resolution: resolution, token: token)
     }
 
     /// Records a click decided or kept: counted (when `counted`; a platform check is not) and emitted, and put in

@@ -120,6 +120,45 @@ import Testing
         }
     }
 
+    /// §7: step 3 (no match, an intercepting rule, a loop or the redirect limit) is decided before step 4, so such a
+    /// click is answered as no match and spends none of the route's `maxClicks`, as an open does (it was counted on
+    /// the route's match first: two blocked clicks expired the link for the first person it resolved for).
+    @Test func aClickThatDoesNotResolveSpendsNoneOfMaxClicks() throws {
+        try withServer({ LinkListenerTests.configure(&$0) }) { (server) throws in
+            let api = server.client()
+            let route: JSONValue = [
+                "path": "/camp/:x", "name": "camp",
+                "redirect": [
+                    ["when": ["==": [["var": "params.x"], "block"]], "action": "intercept"],
+                    ["when": ["==": [["var": "params.x"], "loop"]], "to": "/camp/loop2"],
+                    ["when": ["==": [["var": "params.x"], "loop2"]], "to": "/camp/loop"],
+                ],
+                "link": [
+                    "maxClicks": 1, "desktop": "https://www.example.com/ok/{x}",
+                    "expiredURL": "https://www.example.com/expired",
+                ],
+            ]
+            #expect(try api.post("/v1/routes", route).status == 201)
+            let links = server.linksClient()
+            for x in ["block", "loop", "block"] {
+                let refused = try links.click("/camp/\(x)", agent: LinkListenerTests.windows)
+                #expect(refused.status == 404, "\(x)")
+                #expect(refused.header("location") == nil, "\(x)")
+            }
+            let blockedOpen = try api.post(
+                "/v1/links/opens", ["url": "https://links.example.com/camp/block", "platform": "ios"])
+            #expect(blockedOpen.json?["decision"] == "not_found")
+            let first = try links.click("/camp/a", agent: LinkListenerTests.windows)
+            #expect(first.header("location") == "https://www.example.com/ok/a")
+            let second = try links.click("/camp/b", agent: LinkListenerTests.windows)
+            #expect(second.header("location") == "https://www.example.com/expired")
+            // Refused, they are still clicks on the route matched (§8: "person clicks on matched routes").
+            let stats = try api.get("/v1/stats/clicks?route=camp")
+            #expect(stats.json?["clicks"] == 5)
+            #expect(stats.json?["opens"] == 1)
+        }
+    }
+
     /// §8: an expired open answers `target` = the clicked route's `expiredURL`, and api-notes: "its `{param}`s are the
     /// clicked route's" whatever route the redirect rules led to, as a click's are. `/old/:c` leads to `/new/:d`:
     /// the open once filled `{c}` from `/new`'s parameters and answered `…/expired/`.
