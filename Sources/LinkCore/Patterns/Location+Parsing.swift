@@ -129,6 +129,13 @@ extension Location {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
     }
 
+    /// Whether `authority` is one an `http(s)` location may have, with a host (``hostName(_:)``): a URL template's
+    /// literal authority is checked as a clicked link's is.
+    static func isWebAuthority(_ authority: Substring) -> Bool {
+        var text = String(authority)
+        return text.withUTF8 { hostName($0).map { !$0.isEmpty } ?? false }
+    }
+
     /// The host of an authority: user info (up to the last `@`) and port removed, lower-cased; `nil` when the
     /// authority is not `[userinfo@]host[:port]` (RFC 3986 §3.2): user info with a byte it may not have, an IP
     /// literal without its `]`, a bracket or a byte a host may not have, a port that is not digits or past 65535.

@@ -42,6 +42,8 @@ import Testing
             "https://u:p@x.com:8443/a-._~!$&'()*+,;=:@%2f%C3%A9/1?q=/?[]#f/?"
         ),
         ("https://xn--bcher-kva.example/{id}", "/users/1/files/a", "https://xn--bcher-kva.example/1"),
+        ("https://[::1]:8443/{id}", "/users/1/files/a", "https://[::1]:8443/1"),
+        ("http://192.0.2.1:/{id}", "/users/1/files/a", "http://192.0.2.1:/1"),
     ])
     func fillsEachPlaceholderForWhereItStands(template: String, location: String, expected: String) throws {
         #expect(try Self.render(template, location) == expected)
@@ -53,6 +55,14 @@ import Testing
         ("https:///users/{id}", "the URL has no host"),
         ("http://{location}", "the URL has no host"),
         ("https://example{id}.com/", "a placeholder may not stand in the host"),
+        // A person is sent there: the authority is checked as a clicked link's (§2).
+        ("https://x.example.com:abc/{id}", "malformed host or port"),
+        ("https://example.com:99999/{id}", "malformed host or port"),
+        ("https://example.com:65536", "malformed host or port"),
+        ("https://[::1/{id}", "malformed host or port"),
+        ("https://[::1]x/{id}", "malformed host or port"),
+        ("https://user@/{id}", "malformed host or port"),
+        ("https://exa[mple.com/{id}", "malformed host or port"),
         ("ftp://example.com/", "the scheme must be one of http, https, myapp"),
         ("https://example.com/{nope}", "/users/:id/files/*rest has no parameter 'nope'"),
         ("https://example.com/{id", "'{' without '}'"),
