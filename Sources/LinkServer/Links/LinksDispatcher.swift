@@ -67,10 +67,11 @@ final class LinksDispatcher: RequestHandler {
     typealias Level = Logger.Level
 
     func handle(_ request: Request) -> (endpoint: EndpointLabel, reply: Reply) {
+        let reservedPath = LinksDispatcher.reservedSpelling(of: request.path)
         if let hosts, !hosts.allows(LinksDispatcher.hostName(request.headers[.host])) {
-            return (labels.host, .now(unknownHost(request)))
+            return (labels.host, .now(unknownHost(request, path: reservedPath)))
         }
-        if LinksDispatcher.mayBeReserved(request.path), let answer = reserved(request) { return answer }
+        if let reservedPath, let answer = reserved(request, path: reservedPath) { return answer }
         guard LinksDispatcher.reads(request) else { return (labels.click, .now(LinksDispatcher.notAllowed(request))) }
         guard let storeWorkers else { return (labels.click, .now(click(request))) }
         // A click may count towards `maxClicks` or keep a token: with a shared store, off the listener's threads.
@@ -80,8 +81,36 @@ final class LinksDispatcher: RequestHandler {
         )
     }
 
-    /// Whether `path` may be one of the paths ``reserved(_:)`` answers: each starts with `/.`, `/a`, `/f`, `/r` or
-    /// `/v`. A click on any other path is not compared with each of them.
+    /// `path` spelled as the reserved paths (``reserved(_:path:)``) are, or `nil` when it cannot be one of them. A
+    /// canonical path is taken as it is; one that is not (an empty segment, a trailing `/`, a percent-escape) as its
+    /// location reads (§2: `//robots.txt/` is `/robots.txt`), so that no spelling of a reserved path, the app
+    /// endpoints' included (served as on the API listener), is taken for a click.
+    static func reservedSpelling(of path: String) -> String? {
+        var path = path
+        let (canonical, candidate) = path.withUTF8 { bytes in
+            var previous: UInt8 = 0
+            var canonical = true
+            for byte in bytes {
+                if byte == UInt8(ascii: "%") || (byte == UInt8(ascii: "/") && previous == byte) { canonical = false }
+                previous = byte
+            }
+            if bytes.count > 1 && previous == UInt8(ascii: "/") { canonical = false }
+            // The first segment's first byte, as ``mayBeReserved(_:)`` reads it (an escape may hide any).
+            let first = bytes.first { $0 != UInt8(ascii: "/") }
+            return (canonical, first.map { ".afrv%".utf8.contains($0) } ?? false)
+        }
+        if canonical { return mayBeReserved(path) ? path : nil }
+        guard candidate else { return nil }
+        // A decoded `/` (`%2F`) stays inside its segment (§2): no reserved path has one.
+        guard let segments = Location.segments(ofPath: path), !segments.contains(where: { $0.contains("/") }) else {
+            return nil
+        }
+        let spelled = "/" + segments.joined(separator: "/")
+        return mayBeReserved(spelled) ? spelled : nil
+    }
+
+    /// Whether `path` may be one of the paths ``reserved(_:path:)`` answers: each starts with `/.`, `/a`, `/f`, `/r`
+    /// or `/v`. A click on any other path is not compared with each of them.
     static func mayBeReserved(_ path: String) -> Bool {
         var path = path
         return path.withUTF8 { bytes in
@@ -97,15 +126,15 @@ final class LinksDispatcher: RequestHandler {
 
     /// The answer on a reserved path (association files, robots.txt, the favicon, the app endpoints, other
     /// `/.well-known/` files), or `nil` for a click.
-    private func reserved(_ request: Request) -> (endpoint: EndpointLabel, reply: Reply)? {
-        switch request.path {
+    private func reserved(_ request: Request, path: String) -> (endpoint: EndpointLabel, reply: Reply)? {
+        switch path {
         case AppLinkEndpoints.claimPath:  // the app endpoints
             return (labels.claim, rateLimited(request) ?? apps.handle(request).reply)
         case AppLinkEndpoints.opensPath:
             return (labels.opens, rateLimited(request) ?? apps.handle(request).reply)
         default:
             // The files are read as a click is: GET and HEAD, any other method 405.
-            guard let (label, answer) = reservedFile(request) else { return nil }
+            guard let (label, answer) = reservedFile(request, path: path) else { return nil }
             return (label, .now(LinksDispatcher.reads(request) ? answer() : LinksDispatcher.notAllowed(request)))
         }
     }
@@ -113,15 +142,15 @@ final class LinksDispatcher: RequestHandler {
     /// 404 for a `Host` outside `links.hosts`: a page, but for the app endpoints, whose callers read JSON, the error
     /// envelope (API.md §1, §7 "the same bodies and errors"), and for a click asking for JSON its decision,
     /// `not_found` (the Host check is the decision's first step, §7; step 7 answers every decision so).
-    private func unknownHost(_ request: Request) -> Response {
-        switch request.path {
+    private func unknownHost(_ request: Request, path: String?) -> Response {
+        switch path {
         case AppLinkEndpoints.claimPath, AppLinkEndpoints.opensPath:
             let host = request.headers[.host] ?? ""
             return ErrorEnvelope.response(
                 for: LinkError(.notFound, "This host is not one of the links hosts", details: ["host": .string(host)]))
         default:
             if LinksDispatcher.reads(request), LinksDispatcher.wantsJSON(request.headers[.accept]),
-                reservedFile(request) == nil
+                path.flatMap({ reservedFile(request, path: $0) }) == nil
             {
                 let classes = classifier.classify(request.headers[.userAgent] ?? "")
                 let decision = ClickDecision.unknownHost(platform: classes.platform.rawValue, bot: classes.bot)
@@ -133,8 +162,8 @@ final class LinksDispatcher: RequestHandler {
     }
 
     /// The label and answer of a reserved file's path, or `nil` for a click.
-    private func reservedFile(_ request: Request) -> (EndpointLabel, () -> Response)? {
-        switch request.path {
+    private func reservedFile(_ request: Request, path: String) -> (EndpointLabel, () -> Response)? {
+        switch path {
         case "/.well-known/apple-app-site-association", "/apple-app-site-association":
             return (labels.aasa, { self.file(\.apple, request) })
         case "/.well-known/assetlinks.json":
@@ -154,7 +183,7 @@ final class LinksDispatcher: RequestHandler {
             }
             return (labels.favicon, { self.page(404, LinkPage.message(title: "Not found", text: "No icon.")) })
         default:
-            guard request.path.hasPrefix("/.well-known/") || request.path == "/.well-known" else { return nil }
+            guard path.hasPrefix("/.well-known/") || path == "/.well-known" else { return nil }
             return (labels.wellKnown, { self.page(404, LinkPage.message(title: "Not found", text: "No such file.")) })
         }
     }
@@ -362,9 +391,8 @@ extension LinksDispatcher {
         if !path.hasPrefix("/"), let authority = path.firstRange(of: "://") {
             path = path[authority.upperBound...].drop { $0 != "/" }
         }
-        if path.hasPrefix(AppLinkEndpoints.claimPath) || path.hasPrefix(AppLinkEndpoints.opensPath) {
-            return response
-        }
+        let spelled = LinksDispatcher.reservedSpelling(of: String(path.prefix { $0 != "?" }))
+        if spelled == AppLinkEndpoints.claimPath || spelled == AppLinkEndpoints.opensPath { return response }
         return page(414, LinkPage.message(title: "Link too long", text: "This link is too long to be opened here."))
     }
 

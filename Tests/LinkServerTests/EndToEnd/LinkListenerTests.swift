@@ -1103,6 +1103,54 @@ import Testing
         }
     }
 
+    /// §7: the app endpoints are "served on both listeners with the same bodies and errors", and the reserved paths
+    /// are outside routing and statistics. A spelling the API listener takes for an app endpoint (a trailing `/`, an
+    /// empty segment, an escape), or that a location reads as a reserved file's path (§2), is that endpoint or file
+    /// on the links listener too, never a click (they were clicks, and an open's `POST` a 405).
+    @Test func everySpellingOfAReservedPathIsServedAsIt() throws {
+        try withServer({ Self.configure(&$0) }) { (server) throws in
+            let api = server.client()
+            #expect(try api.post("/v1/routes", Self.userRoute).status == 201)
+            let client = links(server)
+            let host = ["Host": "links.example.com"]
+            let open: JSONValue = ["url": "https://links.example.com/users/1", "platform": "ios"]
+            for path in ["/v1/links/opens/", "/v1//links/opens", "/v1/links/%6Fpens"] {
+                for listener in [client, api] {
+                    let answer = try listener.post(path, open, headers: host)
+                    #expect(answer.status == 200, "\(path)")
+                    #expect(answer.json?["decision"] == "open", "\(path)")
+                }
+            }
+            for path in ["/v1/deferred/claim/", "//v1/deferred/claim"] {
+                for listener in [client, api] {
+                    let claim = try listener.post(path, ["token": "nope"], headers: host)
+                    #expect(claim.status == 404, "\(path)")
+                    #expect(claim.errorCode == "unknown_token", "\(path)")
+                }
+            }
+            let robots = try client.get("/robots.txt/", headers: host)
+            #expect(robots.status == 200)
+            #expect(robots.header("content-type") == "text/plain; charset=utf-8")
+            let association = try client.get("//.well-known//assetlinks.json", headers: host)
+            #expect(association.status == 200)
+            guard case .array(let statements)? = association.json else {
+                Issue.record("assetlinks.json is not an array")
+                return
+            }
+            #expect(statements.first?["target"]?["package_name"] == "com.example.app")
+            #expect(try client.get("/.well-known/x/", headers: host).status == 404)
+            // A `/` decoded from `%2F` stays inside its segment (§2): that path is a link like any other (it matches
+            // no route: counted as unmatched below).
+            let click = try client.get(
+                "/.well-known%2Fassetlinks.json", headers: ["Host": "links.example.com", "User-Agent": Self.windows])
+            #expect(click.status == 404)
+            let stats = try api.get("/v1/stats/clicks")
+            #expect(stats.json?["clicks"] == 0)
+            #expect(stats.json?["opens"] == 6)
+            #expect(stats.json?["unmatched"] == 1)
+        }
+    }
+
     @Test func iosLandingPageCarriesTheTokenInTheCopiedLink() throws {
         try withServer({ Self.configure(&$0, landing: true) }) { (server) throws in
             #expect(try server.client().post("/v1/routes", Self.userRoute).status == 201)

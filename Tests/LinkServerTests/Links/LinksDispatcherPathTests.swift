@@ -18,6 +18,21 @@ import Testing
         #expect(!LinksDispatcher.mayBeReserved(path))
     }
 
+    /// A path is compared with the reserved paths as it is when canonical, else as its location reads (§2): every
+    /// spelling of a reserved path is that path; a `/` decoded from `%2F` stays in its segment.
+    @Test(
+        arguments: [
+            ("/robots.txt", "/robots.txt"), ("/robots.txt/", "/robots.txt"),
+            ("//.well-known//assetlinks.json", "/.well-known/assetlinks.json"),
+            ("/v1/deferred/claim/", "/v1/deferred/claim"), ("/v1//links/opens", "/v1/links/opens"),
+            ("/v1/links/%6Fpens", "/v1/links/opens"), ("/%2Ewell-known/x", "/.well-known/x"),
+            ("/users/42", nil), ("/users/42/", nil), ("/p/caf%C3%A9", nil), ("//users//1", nil), ("/", nil),
+            ("", nil), ("/.well-known%2Fassetlinks.json", nil), ("/v1/%zz", nil), ("/Robots.txt/", nil),
+        ] as [(String, String?)])
+    func reservedPathsAreComparedAsTheirLocationReads(_ path: String, _ spelled: String?) {
+        #expect(LinksDispatcher.reservedSpelling(of: path) == spelled)
+    }
+
     /// API.md §7 step 7: `Accept` lists `application/json` and not `text/html`, each media type compared whole and
     /// without case, one weighted `q=0` not listed (RFC 9110 §12.5.1).
     @Test(
