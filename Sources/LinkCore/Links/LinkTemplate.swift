@@ -90,8 +90,9 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
             !authority.contains(where: { $0 == " " || $0.asciiValue.map { $0 < 0x20 } ?? false })
         else { throw fail("the URL has no host") }
         // A person is sent to it: a port that is not one (`:abc`, `:99999`) or an IP literal without its `]` is
-        // refused here as in a clicked link (§2), not sent on in a `Location`.
-        if webURL, !Location.isWebAuthority(authority) { throw fail("malformed host or port") }
+        // refused here as in a clicked link (§2), not sent on in a `Location` (one stored by an earlier version is
+        // read back, as text that is not a URL's is).
+        if refusingControls, webURL, !Location.isWebAuthority(authority) { throw fail("malformed host or port") }
         let rest = afterScheme[authorityEnd...]
         if rest.first == "{", !(rest.hasPrefix("{location}") || rest.hasPrefix("{path}")) {
             throw fail("a placeholder may not stand in the host")

@@ -118,18 +118,21 @@ import Testing
 
     /// A target an earlier version stored with text that is not a URL's loads (the service must start), and is
     /// filled as written; registered now, it is refused.
-    @Test func storedTargetsWithRawTextAreReadBack() throws {
+    @Test(arguments: [
+        ("https://d.example.com/a b/{id}", "' ' must be percent-encoded: %20"),
+        ("https://d.example.com:abc/a b/{id}", "malformed host or port"),
+    ])
+    func storedTargetsWithRawTextAreReadBack(target: String, reason: String) throws {
         let definition = try RouteDefinition(
-            json: try JSONParser.parse(
-                Array(#"{"path": "/users/:id", "link": {"desktop": "https://d.example.com/a b/{id}"}}"#.utf8)))
+            json: ["path": "/users/:id", "link": ["desktop": .string(target)]])
         let table = try RouteTable().replacingRoutes(from: .api, with: [definition], stored: true).table
         let desktop = try #require(table.routes.first?.link?.desktop)
         let location = try Location("/users/7")
         #expect(
             desktop.render(params: try Pattern("/users/:id").parameters(in: location.segments), location: location)
-                == "https://d.example.com/a b/7")
+                == target.replacingOccurrences(of: "{id}", with: "7"))
         #expect { try RouteTable().replacingRoutes(from: .api, with: [definition]) } throws: {
-            ($0 as? LinkError)?.details["reason"] == "' ' must be percent-encoded: %20"
+            ($0 as? LinkError)?.details["reason"] == .string(reason)
         }
     }
 
