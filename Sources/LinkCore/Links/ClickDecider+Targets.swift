@@ -23,8 +23,15 @@ extension ClickDecider {
         return (link?.desktop ?? link?.fallback ?? settings.webURL).map(render)
     }
 
+    /// Whether `target` is the iOS app's App Store page (§9: "towards that app's store"): its `storeURL`, or an App
+    /// Store page with the same app ID (another country's, one with a campaign). Another app's page is a plain
+    /// redirect, as another package's Play page is; without an ID of its own (no `storeURL`), every App Store page
+    /// is taken for the app's.
     func isAppStore(_ target: String, _ ios: LinksSettings.IOSApp) -> Bool {
-        target == ios.storeURL || StoreURL.isAppStore(target)
+        if target == ios.storeURL { return true }
+        guard StoreURL.isAppStore(target) else { return false }
+        guard let appID = ios.storeURL.flatMap(PlayReferrer.appStoreID) else { return true }
+        return PlayReferrer.appStoreID(target) == appID
     }
 
     func isPlayStore(_ target: String, _ android: LinksSettings.AndroidApp) -> Bool {

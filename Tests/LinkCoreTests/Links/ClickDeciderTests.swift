@@ -242,6 +242,38 @@ import Testing
         #expect(!ClickDecider(settings: Self.settings(landing: true)).mayDrawToken(.desktop))
     }
 
+    /// §9: a token is made for a person sent "towards that app's store". An App Store page of another app (another
+    /// ID than `apps.ios.storeURL`'s) is a plain redirect, as a Play page of another package is; the app's own page
+    /// in another spelling (a country, a campaign) gets the landing page; without a store URL of its own the app's
+    /// page cannot be told apart, and every App Store page is taken for it.
+    @Test func onlyTheAppsOwnStorePageGetsTheLandingPage() throws {
+        var table = RouteTable()
+        table.linkPolicy = LinkPolicy(iosScheme: "myapp", androidScheme: "myapp")
+        let routes: JSONValue = [
+            ["path": "/own", "link": ["ios": "https://apps.apple.com/us/app/example/id123456789?pt=1&ct=c"]],
+            ["path": "/other", "link": ["ios": "https://apps.apple.com/app/id987654321"]],
+        ]
+        for route in routes.arrayValue ?? [] {
+            table = try table.registering(try RouteDefinition(json: route), source: .api).table
+        }
+        func decision(_ path: String, _ settings: LinksSettings) throws -> ClickDecision {
+            let facts = ClickFacts(
+                location: try Location(path), linkAsClicked: "https://links.example.com" + path,
+                host: "links.example.com", platform: .ios, bot: nil)
+            return ClickDecider(settings: settings).decide(
+                .init(facts: facts, lsp: nil, now: Self.now, counted: true, token: { "T" }),
+                resolver: Resolver(table: table))
+        }
+        let own = try decision("/own", Self.settings(landing: true))
+        #expect(own.kind == .landing && own.tokenUsed)
+        let other = try decision("/other", Self.settings(landing: true))
+        #expect(other.kind == .redirect && !other.drawsToken && other.token == nil)
+        #expect(other.target == "https://apps.apple.com/app/id987654321")
+        var withoutStore = Self.settings(landing: true)
+        withoutStore.ios?.storeURL = nil
+        #expect(try decision("/other", withoutStore).kind == .landing)
+    }
+
     @Test func previewTextsAreEscapedAndCut() throws {
         let hostile = "<script>alert(\"x\")</script>'" + String(repeating: "y", count: 80)
         let location = Location(segments: ["users", hostile])
