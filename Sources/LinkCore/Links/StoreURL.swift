@@ -21,17 +21,22 @@ enum StoreURL {
 
 extension String {
     /// Whether the string starts with `origin` (written in lower case), compared without ASCII case, then `path`,
-    /// compared exactly.
+    /// compared exactly. The same origin written with the host's trailing dot (`apps.apple.com.`) or the scheme's
+    /// default port (`:443`, `:80`) is that origin (RFC 3986 §6.2.3): a store page so written is still one.
     fileprivate func starts(origin: StaticString, path: StaticString) -> Bool {
         let bytes = utf8
         var index = bytes.startIndex
-        for expected in UnsafeBufferPointer(start: origin.utf8Start, count: origin.utf8CodeUnitCount) {
+        let originBytes = UnsafeBufferPointer(start: origin.utf8Start, count: origin.utf8CodeUnitCount)
+        for expected in originBytes {
             guard index != bytes.endIndex else { return false }
             let byte = bytes[index]
             guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == expected : byte == expected
             else { return false }
             bytes.formIndex(after: &index)
         }
+        if index != bytes.endIndex, bytes[index] == UInt8(ascii: ".") { bytes.formIndex(after: &index) }
+        let defaultPort = originBytes.starts(with: "https:".utf8) ? ":443".utf8 : ":80".utf8
+        if bytes[index...].starts(with: defaultPort) { index = bytes.index(index, offsetBy: defaultPort.count) }
         return bytes[index...].starts(with: UnsafeBufferPointer(start: path.utf8Start, count: path.utf8CodeUnitCount))
     }
 }

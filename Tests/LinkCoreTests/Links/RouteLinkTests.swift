@@ -45,6 +45,9 @@ import Testing
         // An empty provider token is none; a campaign token is found by its decoded name.
         (#"{"ios": "https://apps.apple.com/app/id1?pt=&ct=x"}"#, "link.ios"),
         (#"{"ios": "https://apps.apple.com/app/id1?c%74=x"}"#, "link.ios"),
+        // The same host written with its trailing dot, or with the default port.
+        (#"{"ios": "https://apps.apple.com./app/id1?ct=x"}"#, "link.ios"),
+        (#"{"ios": "https://Apps.Apple.com:443/app/id1?ct=x"}"#, "link.ios"),
         // A link that could never be valid.
         (#"{"validFrom": "2026-12-02T00:00:00Z", "validUntil": "2026-12-01T00:00:00Z"}"#, "link.validUntil"),
         (#"{"validUntil": "tomorrow"}"#, "link.validUntil"),

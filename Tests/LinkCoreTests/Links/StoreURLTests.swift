@@ -13,6 +13,19 @@ import Testing
         #expect(StoreURL.isAppStoreWithCampaign("HTTP://apps.apple.COM/app/id1?pt=1&ct=x"))
     }
 
+    /// The same origin with the host's trailing dot or the scheme's default port (RFC 3986 §6.2.3).
+    @Test func theSameOriginWrittenOtherwise() {
+        #expect(StoreURL.isAppStore("https://apps.apple.com./app/id1"))
+        #expect(StoreURL.isAppStore("https://apps.apple.com:443/app/id1"))
+        #expect(StoreURL.isAppStore("https://apps.apple.com.:443/app/id1"))
+        #expect(StoreURL.isAppStoreWithCampaign("http://apps.apple.com:80/app/id1?ct=x"))
+        #expect(StoreURL.isPlayDetails("https://play.google.com.:443/store/apps/details?id=x"))
+        #expect(!StoreURL.isAppStore("https://apps.apple.com:8443/app/id1"))
+        #expect(!StoreURL.isAppStore("https://apps.apple.com:80/app/id1"))
+        #expect(!StoreURL.isAppStore("https://apps.apple.com../app/id1"))
+        #expect(!StoreURL.isAppStoreWithCampaign("http://apps.apple.com:443/app/id1"))
+    }
+
     @Test func otherURLsAreNot() {
         // The path is compared as written; the host must end where the store's does.
         #expect(!StoreURL.isPlayDetails("https://play.google.com/STORE/apps/details?id=x"))
