@@ -25,13 +25,14 @@ extension ClickDecider {
 
     /// Whether `target` is the iOS app's App Store page (§9: "towards that app's store"): its `storeURL`, or an App
     /// Store page with the same app ID (another country's, one with a campaign). Another app's page is a plain
-    /// redirect, as another package's Play page is; without an ID of its own (no `storeURL`), every App Store page
-    /// is taken for the app's.
+    /// redirect, as another package's Play page is; without an ID of its own (no `storeURL`, or one without an ID),
+    /// every App Store page is taken for the app's.
     func isAppStore(_ target: String, _ ios: LinksSettings.IOSApp) -> Bool {
         if target == ios.storeURL { return true }
         guard StoreURL.isAppStore(target) else { return false }
         guard let appID = ios.storeURL.flatMap(PlayReferrer.appStoreID) else { return true }
-        return PlayReferrer.appStoreID(target) == appID
+        // `…/id123456789`, or the older `…/viewSoftware?id=123456789`.
+        return (PlayReferrer.appStoreID(target) ?? PlayReferrer.queryValue("id", in: target)) == appID
     }
 
     func isPlayStore(_ target: String, _ android: LinksSettings.AndroidApp) -> Bool {

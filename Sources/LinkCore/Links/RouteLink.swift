@@ -92,8 +92,8 @@ public final class RouteLink: Sendable {
     /// Store Connect drops a campaign without its provider). `asWritten`: names compared as written, as an
     /// earlier version did (for what it stored).
     static func lacksProviderToken(_ target: LinkTemplate, asWritten: Bool = false) -> Bool {
-        // The host as written, with or without its trailing dot (the same host).
-        guard target.host == "apps.apple.com" || target.host == "apps.apple.com." else { return false }
+        // The host with or without its trailing dot (the same host); read back as an earlier version checked it.
+        guard target.host == "apps.apple.com" || (!asWritten && target.host == "apps.apple.com.") else { return false }
         let names = queryNames(target.description, asWritten: asWritten)
         return names.contains("ct") && !names.contains("pt")
     }

@@ -140,15 +140,18 @@ final class LinkEngine: Sendable {
         var resolution: Resolution??
         if let match {
             let route = resolver.table.routes[match.index]
-            var counting = counted && facts.bot == nil
-            if counting, route.link?.maxClicks != nil {
+            var resolves = true
+            if counted, facts.bot == nil, route.link?.maxClicks != nil {
                 // Step 3 comes before step 4 (§7): a click that does not resolve (a rule intercepts it, a loop, the
-                // redirect limit) is answered as no match and takes none of the route's `maxClicks`.
+                // redirect limit) is answered as no match and takes none of the route's `maxClicks`; nor is the
+                // store asked for the count, which that answer does not read.
                 let resolved = ClickDecider.resolution(facts, lsp: lsp, match: match, resolver: resolver)
                 resolution = .some(resolved)
-                counting = resolved != nil
+                resolves = resolved != nil
             }
-            clicksCounted = try self.clicksCounted(route, counting: counting, now: now)
+            if resolves {
+                clicksCounted = try self.clicksCounted(route, counting: counted && facts.bot == nil, now: now)
+            }
         }
         // A token only while the store can keep it, for a link short enough (``LinksSettings/maxDeferredLinkBytes``),
         // while the store has room for one (``LinksSettings/maxDeferredTokens``), within the client's budget (asked

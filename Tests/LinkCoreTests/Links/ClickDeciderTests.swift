@@ -252,6 +252,10 @@ import Testing
         let routes: JSONValue = [
             ["path": "/own", "link": ["ios": "https://apps.apple.com/us/app/example/id123456789?pt=1&ct=c"]],
             ["path": "/other", "link": ["ios": "https://apps.apple.com/app/id987654321"]],
+            [
+                "path": "/older",
+                "link": ["ios": "https://itunes.apple.com/WebObjects/MZStore.woa/wa/viewSoftware?id=123456789"],
+            ],
         ]
         for route in routes.arrayValue ?? [] {
             table = try table.registering(try RouteDefinition(json: route), source: .api).table
@@ -269,6 +273,7 @@ import Testing
         let other = try decision("/other", Self.settings(landing: true))
         #expect(other.kind == .redirect && !other.drawsToken && other.token == nil)
         #expect(other.target == "https://apps.apple.com/app/id987654321")
+        #expect(try decision("/older", Self.settings(landing: true)).kind == .landing)
         var withoutStore = Self.settings(landing: true)
         withoutStore.ios?.storeURL = nil
         #expect(try decision("/other", withoutStore).kind == .landing)

@@ -139,6 +139,18 @@ import Testing
         }
     }
 
+    /// An App Store target on the host with its trailing dot, with `ct` and no `pt`: an earlier version did not see
+    /// the App Store there and stored it. It loads; registered now, it is refused.
+    @Test func aStoredCampaignTokenOnTheHostWithItsTrailingDotIsReadBack() throws {
+        let definition = try RouteDefinition(
+            json: ["path": "/users/:id", "link": ["ios": "https://apps.apple.com./app/id1?ct=x"]])
+        let table = try RouteTable().replacingRoutes(from: .api, with: [definition], stored: true).table
+        #expect(table.routes.first?.link?.ios?.description == "https://apps.apple.com./app/id1?ct=x")
+        #expect { try RouteTable().replacingRoutes(from: .api, with: [definition]) } throws: {
+            ($0 as? LinkError)?.details["reason"] == .string(RouteLink.providerTokenReason)
+        }
+    }
+
     /// A redirect rule an earlier version stored, whose target the location parser now refuses (a URL without `//`,
     /// user info with a `\`), loads: the service must start. Registered now, it is refused.
     @Test(arguments: ["https:evil.example/{id}", #"https://a\\b@links.example.com/{id}"#])

@@ -480,6 +480,28 @@ import Testing
         }
     }
 
+    /// A delete whose commit fails is answered with why (its 204 would promise a removal the next start undoes).
+    @Test func aDeleteWhoseCommitFailsIsAnsweredWithTheFailure() throws {
+        let type = EventType(pattern: try Pattern("/p/:x"))
+        try Self.withJournalThatCannotWrite(types: [type]) { (_, bus, types) throws in
+            // Opened on the bus alone: the journal can write nothing.
+            let opened = try bus.open([EventTypeRequest(path: "/p/:x")], ttl: .seconds(60), now: .now)
+            guard case .afterCommit(let whenCommitted) = try types.hub.cancelAnswer(opened.id) else {
+                Issue.record("a delete with the journal was answered before its commit")
+                return
+            }
+            let answered = DispatchSemaphore(value: 0)
+            let outcome = Mutex<Result<Void, any Error>?>(nil)
+            whenCommitted { result in
+                outcome.withLock { $0 = result }
+                answered.signal()
+            }
+            #expect(answered.wait(timeout: .now() + 30) == .success)
+            let failed = try #require(outcome.withLock { $0 })
+            #expect(throws: (any Error).self) { try failed.get() }
+        }
+    }
+
     /// A start retires the types its subscriptions hold that are no longer registered (their removal's write was
     /// lost): registered again later, they do not come back to them at the next start.
     @Test func aStartRetiresTypesNoLongerRegistered() throws {

@@ -28,6 +28,7 @@ import Testing
             ("/v1/links/%6Fpens", "/v1/links/opens"), ("/%2Ewell-known/x", "/.well-known/x"),
             ("/users/42", nil), ("/users/42/", nil), ("/p/caf%C3%A9", nil), ("//users//1", nil), ("/", nil),
             ("", nil), ("/.well-known%2Fassetlinks.json", nil), ("/v1/%zz", nil), ("/Robots.txt/", nil),
+            ("/robots.txt%00", nil), ("/robots%FF.txt/", nil), ("/v1/links/opens%00", nil),
         ] as [(String, String?)])
     func reservedPathsAreComparedAsTheirLocationReads(_ path: String, _ spelled: String?) {
         #expect(LinksDispatcher.reservedSpelling(of: path) == spelled)
