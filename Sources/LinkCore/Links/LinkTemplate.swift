@@ -128,7 +128,10 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
         var rest = literal
         while let character = rest.first {
             rest = rest.dropFirst()
-            if character == "%" {
+            if character == "%" && inHost {
+                // `apps%2Eapple.com` is `apps.apple.com` to a browser, but not to the checks that read the host.
+                return "a host is written without percent-escapes: '%\(rest.prefix(2))'"
+            } else if character == "%" {
                 let escape = rest.prefix(2)
                 guard escape.count == 2, escape.allSatisfy(\.isHexDigit) else {
                     return "a malformed percent-escape: '%\(escape)'"

@@ -85,7 +85,8 @@ import Testing
             "https://b\u{FC}cher.example/{id}",
             "a host is written in ASCII: '\u{FC}' (an internationalised name in its xn-- form)"
         ),
-        ("https://exa%zzmple.com/", "a malformed percent-escape: '%zz'"),
+        ("https://exa%zzmple.com/", "a host is written without percent-escapes: '%zz'"),
+        ("https://apps%2Eapple.com/app/id1", "a host is written without percent-escapes: '%2E'"),
         // An app's authority is a path segment, user info is not a host: both percent-encoded.
         ("myapp://caf\u{E9}/{id}", "'\u{E9}' must be percent-encoded: %C3%A9"),
         ("https://us\u{E9}r@example.com/{id}", "'\u{E9}' must be percent-encoded: %C3%A9"),
