@@ -22,7 +22,8 @@ enum StoreURL {
 extension String {
     /// Whether the string starts with `origin` (written in lower case), compared without ASCII case, then `path`,
     /// compared exactly. The same origin written with the host's trailing dot (`apps.apple.com.`) or the scheme's
-    /// default port (`:443`, `:80`) is that origin (RFC 3986 §6.2.3): a store page so written is still one.
+    /// default port (`:443`, `:80`, or `:` alone) is that origin (RFC 3986 §6.2.3): a store page so written is still
+    /// one.
     fileprivate func starts(origin: StaticString, path: StaticString) -> Bool {
         let bytes = utf8
         var index = bytes.startIndex
@@ -36,7 +37,12 @@ extension String {
         }
         if index != bytes.endIndex, bytes[index] == UInt8(ascii: ".") { bytes.formIndex(after: &index) }
         let defaultPort = originBytes.starts(with: "https:".utf8) ? ":443".utf8 : ":80".utf8
-        if bytes[index...].starts(with: defaultPort) { index = bytes.index(index, offsetBy: defaultPort.count) }
+        if bytes[index...].starts(with: defaultPort) {
+            index = bytes.index(index, offsetBy: defaultPort.count)
+        } else if index != bytes.endIndex, bytes[index] == UInt8(ascii: ":") {
+            // An empty port is the default one too.
+            bytes.formIndex(after: &index)
+        }
         return bytes[index...].starts(with: UnsafeBufferPointer(start: path.utf8Start, count: path.utf8CodeUnitCount))
     }
 }

@@ -20,6 +20,7 @@ import Testing
         #expect(StoreURL.isAppStore("https://apps.apple.com.:443/app/id1"))
         #expect(StoreURL.isAppStoreWithCampaign("http://apps.apple.com:80/app/id1?ct=x"))
         #expect(StoreURL.isPlayDetails("https://play.google.com.:443/store/apps/details?id=x"))
+        #expect(StoreURL.isAppStore("https://apps.apple.com:/app/id1"))
         #expect(!StoreURL.isAppStore("https://apps.apple.com:8443/app/id1"))
         #expect(!StoreURL.isAppStore("https://apps.apple.com:80/app/id1"))
         #expect(!StoreURL.isAppStore("https://apps.apple.com../app/id1"))
