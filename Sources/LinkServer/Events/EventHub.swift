@@ -46,6 +46,10 @@ protocol EventHub: Sendable {
     /// Delivers an event that no one asked to emit (`linkClick`): not built (`event` is not called), and given no
     /// `seq`, when no subscription can receive it.
     func emitIfHeard(_ event: () -> (location: Location, extra: JSONValue, time: String)) throws
+    /// The event at `location` as the store's log keeps it, when events live in the store (a change that is told as
+    /// an event, a slot's, then stores it in its own transaction); `nil`: they are delivered in this process by
+    /// ``emit(_:extra:time:)``. A requirement, so that a call through `any EventHub` reaches the shared hub's.
+    func storedEvent(_ location: Location, extra: JSONValue, time: String) throws -> StoredEvent?
     /// Open subscriptions (those this instance knows of).
     var subscriptionCount: Int { get }
     /// Polls waiting in this process.
@@ -88,8 +92,6 @@ extension EventHub {
 
     func removed(_ type: EventType, through: Int, removals: Int) {}
 
-    /// The event at `location` as the store's log keeps it, when events live in the store (`nil`: they are
-    /// delivered in this process by ``emit(_:extra:time:)``).
     func storedEvent(_ location: Location, extra: JSONValue, time: String) throws -> StoredEvent? { nil }
 
     func emitAnswer(_ location: Location, extra: JSONValue, time: String) throws -> CommittedAnswer<EmitResult> {

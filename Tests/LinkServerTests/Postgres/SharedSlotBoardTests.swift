@@ -1,4 +1,5 @@
 import LinkCore
+import Logging
 import Testing
 
 @testable import LinkServer
@@ -24,6 +25,32 @@ extension PostgresSuites {
                 a.expireDue()
                 #expect(try storeA.loadSlots()["z"] == nil)
                 #expect(try storeA.loadSlots()["y"]?.id == "q")
+            }
+        }
+
+        /// With a shared store a slot change commits with its `slotChanged` event, in one transaction (API.md §11,
+        /// §12; api-notes). The board asks the hub through `any EventHub`: while `storedEvent` was no requirement of
+        /// the protocol, that call reached the protocol's default (no event) instead of the shared hub's, and the
+        /// event was emitted after the commit in a transaction of its own (an audit lost it behind a held lock, and
+        /// saw two changes' events out of order).
+        @Test func aSlotChangeIsStoredWithItsEvent() async throws {
+            try await PostgresStoreTests.onTwoStores { storeA, storeB in
+                let bus = EventBus(types: [EventType(pattern: try Pattern("/slots/:slot"), name: "slots")])
+                let hub: any EventHub = try SharedEventHub(types: bus, store: storeA, logger: Logger(label: "test"))
+                let location = Location(segments: ["slots", "s"], query: Query([]))
+                let stored = try #require(try hub.storedEvent(location, extra: ["reason": "presented"], time: "t"))
+                #expect(stored.shapes == [try Pattern("/slots/:slot").shape()])
+                // And the board stores it so: a subscription of B's sees the event once A's present has returned.
+                let subscriber = try SharedEventHub(types: bus, store: storeB, logger: Logger(label: "test"))
+                let (id, _) = try subscriber.subscribe([EventTypeRequest(path: "/slots/:slot")], ttl: .seconds(60))
+                let board = try SlotBoard(store: storeA, hub: hub, clock: { WallClock.milliseconds() })
+                #expect(try board.present("s", id: "x", priority: 1, payload: .null, ttl: 60).reason == "presented")
+                let answer = try subscriber.peek(id, after: nil)
+                guard case .value(let value) = answer.content else {
+                    Issue.record("the shared hub answered a poll from memory")
+                    return
+                }
+                #expect(value["events"]?.arrayValue?.count == 1)
             }
         }
 
