@@ -133,7 +133,7 @@ public final class EventBus: Sendable {
         try checkSize(requests)
         let catalog = state.withLock { $0.catalog }
         let resolved = try catalog.resolving(requests)
-        try checkTypeCount(resolved.catalog)
+        try checkTypeCount(resolved.catalog, before: catalog)
         return resolved.changed
     }
 
@@ -143,7 +143,7 @@ public final class EventBus: Sendable {
         guard request.path != nil else { throw LinkError.invalidField("path", expected: "a pattern") }
         return try state.withLock { (state) throws(LinkError) -> (type: EventType, changed: Bool) in
             let (catalog, indices, changed) = try state.catalog.resolving([request])
-            try checkTypeCount(catalog)
+            try checkTypeCount(catalog, before: state.catalog)
             state.catalog = catalog
             return (catalog.type(at: indices[0])!, !changed.isEmpty)
         }
@@ -184,7 +184,7 @@ public final class EventBus: Sendable {
         try checkSize(requests)
         return try state.withLock { (state) throws(LinkError) -> [EventType] in
             let (catalog, indices, _) = try state.catalog.resolving(requests)
-            try checkTypeCount(catalog)
+            try checkTypeCount(catalog, before: state.catalog)
             state.catalog = catalog
             var seen: Set<Int> = []
             return indices.filter { seen.insert($0).inserted }.compactMap { catalog.type(at: $0) }
@@ -230,12 +230,17 @@ public final class EventBus: Sendable {
         }
     }
 
-    private func checkTypeCount(_ catalog: EventTypeCatalog) throws(LinkError) {
-        guard catalog.count <= limits.maxTypes else {
-            throw LinkError(
-                .invalidRequest, "The event type limit (\(limits.maxTypes)) is reached",
-                details: ["limit": .int(limits.maxTypes)])
-        }
+    /// Refuses a change that would take the types past ``Limits/maxTypes``. Only growth is refused: types loaded
+    /// past the limit (a lower setting at a restart, another instance's registrations) leave the existing ones usable.
+    private func checkTypeCount(_ catalog: EventTypeCatalog, before: EventTypeCatalog) throws(LinkError) {
+        guard catalog.count <= limits.maxTypes || catalog.count <= before.count else { throw typeLimitReached }
+    }
+
+    /// What a registration past ``Limits/maxTypes`` answers (a shared store refuses one with it too).
+    public var typeLimitReached: LinkError {
+        LinkError(
+            .invalidRequest, "The event type limit (\(limits.maxTypes)) is reached",
+            details: ["limit": .int(limits.maxTypes)])
     }
 
     // MARK: - Subscriptions
@@ -293,7 +298,7 @@ public final class EventBus: Sendable {
             }
             let (catalog, indices, changed) = try state.catalog.resolving(requests)
             guard registering || changed.isEmpty else { return nil }
-            try checkTypeCount(catalog)
+            try checkTypeCount(catalog, before: state.catalog)
             let before = state.catalog
             state.catalog = catalog
             let typeIndices = Set(indices)

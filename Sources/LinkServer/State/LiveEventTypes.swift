@@ -69,7 +69,7 @@ final class LiveEventTypes: Sendable {
         try writingPlanned {
             let planned = try bus.plannedTypeChanges(requests)
             let published = planned.map { try? bus.type(pattern: $0.pattern) }
-            try store.saveEventTypes(planned, before: published)
+            try store.saveEventTypes(planned, before: published, within: storedLimit)
             do {
                 // With `writes` held: the hub's subscribe would ask `refresh()` (which takes `writes`) only for an
                 // entry it cannot resolve, and every entry was planned on this bus under this lock just above.
@@ -100,7 +100,8 @@ final class LiveEventTypes: Sendable {
     func register(_ entry: EventTypeRequest) throws -> (type: EventType, changed: Bool) {
         try writingPlanned {
             let planned = try bus.plannedTypeChanges([entry])
-            try store.saveEventTypes(planned, before: planned.map { try? bus.type(pattern: $0.pattern) })
+            try store.saveEventTypes(
+                planned, before: planned.map { try? bus.type(pattern: $0.pattern) }, within: storedLimit)
             return try bus.register(entry)
         }
     }
@@ -121,6 +122,14 @@ final class LiveEventTypes: Sendable {
             }
             throw LinkError.keptChanging
         }
+    }
+
+    /// With a shared store, the most types it may keep (the bus's limit less its built-in types, which are not
+    /// stored): another instance may have registered types since this one planned against what it followed.
+    private var storedLimit: EventTypeLimit? {
+        guard shared else { return nil }
+        return EventTypeLimit(
+            stored: bus.limits.maxTypes - bus.types.count { $0.isBuiltIn }, error: bus.typeLimitReached)
     }
 
     /// How many times a write planned on types another instance changed meanwhile is planned again.

@@ -25,8 +25,8 @@ extension SQLiteStore {
     }
 
     /// One process writes the embedded store, its type writes one at a time: what they were planned against is what
-    /// is stored, so `before` needs no check.
-    func saveEventTypes(_ types: [EventType], before: [EventType?]) throws {
+    /// is stored, so neither `before` nor `limit` needs a check (the bus checked the limit).
+    func saveEventTypes(_ types: [EventType], before: [EventType?], within limit: EventTypeLimit?) throws {
         guard !types.isEmpty else { return }
         try database.write { db in
             // One scan for the position (the primary-key index does not cover it), then one insert per type.

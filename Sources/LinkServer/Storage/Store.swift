@@ -16,7 +16,11 @@ protocol Store: Sendable {
     /// each, the stored type of its shape the change was planned against (`nil`: none); a shared store throws
     /// ``StoreConflict`` when the stored types are no longer those (another instance registered, named or removed one
     /// first), or when one of the names is bound to another pattern there.
-    func saveEventTypes(_ types: [EventType], before: [EventType?]) throws
+    ///
+    /// With `limit`, a shared store also refuses a write that would leave more types stored than `limit.stored`
+    /// (throwing `limit.error`): each instance checks the limit against the types it followed, and registrations on
+    /// several instances at once went past it together (the instances then disagreed on the types for good).
+    func saveEventTypes(_ types: [EventType], before: [EventType?], within limit: EventTypeLimit?) throws
     /// Removes an event type (matched by pattern shape).
     func deleteEventType(_ type: EventType) throws
     /// Takes back a type this instance stored for a subscription that was then refused: removed only while it is
@@ -174,4 +178,18 @@ enum StoredCounter {
 /// A conditional write found that another instance changed the data first: reload, then compute again.
 struct StoreConflict: Error {
     let table: SharedTable
+}
+
+/// The most event types a store keeps (``EventBus/Limits/maxTypes`` less the built-in ones, which are not stored),
+/// and what a write past it answers (``EventBus/typeLimitReached``).
+struct EventTypeLimit: Sendable {
+    let stored: Int
+    let error: LinkError
+}
+
+extension Store {
+    /// ``saveEventTypes(_:before:within:)`` without a limit (a write that puts back what was stored).
+    func saveEventTypes(_ types: [EventType], before: [EventType?]) throws {
+        try saveEventTypes(types, before: before, within: nil)
+    }
 }

@@ -74,6 +74,23 @@ import Testing
         #expect(bus.types.count == 4)
     }
 
+    /// Types loaded past the limit (a lower `events.maxTypes` at a restart, another instance's registrations) stay
+    /// usable: only a change that adds one is refused (every subscription was refused, even by name to an existing
+    /// type).
+    @Test func typesPastTheLimitStayUsableAndOnlyGrowthIsRefused() throws {
+        let loaded = try (0..<4).map { EventType(pattern: try Pattern("/t/\($0)"), name: "t\($0)") }
+        let bus = EventBus(types: loaded, limits: .init(maxTypes: 4))  // with the two built-in types: 6
+        #expect(try subscribe(bus, [EventTypeRequest(name: "t0"), EventTypeRequest(path: "/t/1")]).isEmpty == false)
+        #expect(try bus.register(EventTypeRequest(path: "/t/2", name: "t2")).changed == false)
+        #expect { try subscribe(bus, [EventTypeRequest(path: "/t/9")]) } throws: {
+            ($0 as? LinkError)?.details["limit"] == 4
+        }
+        #expect { try bus.register(EventTypeRequest(path: "/t/9")) } throws: {
+            ($0 as? LinkError)?.code == .invalidRequest
+        }
+        #expect(bus.types.count == 6)
+    }
+
     @Test func missedCountsOnlyDropsNewerThanTheAcknowledgement() throws {
         let bus = EventBus(limits: .init(queueLimit: 2))
         let id = try subscribe(bus, [EventTypeRequest(path: "/e")])

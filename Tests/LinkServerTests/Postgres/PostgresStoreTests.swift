@@ -255,6 +255,27 @@ extension PostgresSuites {
             }
         }
 
+        /// `events.maxTypes` holds across instances (API.md §12: they behave as one service): B planned a registration
+        /// against the types it followed, before A's, and the store counts them under its lock. Only growth is
+        /// refused: naming a stored type still works at the limit. Without the count, registrations on three
+        /// instances at once went past the limit together and the instances disagreed on the types for good.
+        @Test func theTypeLimitHoldsAcrossInstances() async throws {
+            try await Self.onTwoStores { (a, b) throws in
+                let bus = EventBus(limits: .init(maxTypes: 4))
+                let limit = EventTypeLimit(stored: 2, error: bus.typeLimitReached)
+                let first = EventType(pattern: try Pattern("/a/:x"))
+                try a.saveEventTypes([first], before: [nil], within: limit)
+                try a.saveEventTypes([EventType(pattern: try Pattern("/b/:x"))], before: [nil], within: limit)
+                #expect(throws: bus.typeLimitReached) {
+                    try b.saveEventTypes([EventType(pattern: try Pattern("/c/:x"))], before: [nil], within: limit)
+                }
+                #expect(try b.loadEventTypes().count == 2)
+                let named = EventType(pattern: first.pattern, name: "first")
+                try b.saveEventTypes([named], before: [first], within: limit)
+                #expect(try a.loadEventTypes().first { $0.pattern == first.pattern }?.name == "first")
+            }
+        }
+
         @Test func resourceRevisionsAreCheckedAgainstTheStore() async throws {
             try await Self.onTwoStores { (a, b) throws in
                 let resource = Resource(

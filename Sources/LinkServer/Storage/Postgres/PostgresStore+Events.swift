@@ -10,7 +10,7 @@ extension PostgresStore {
         }.map { pattern, name in EventType(pattern: try Pattern(pattern), name: name) }
     }
 
-    func saveEventTypes(_ types: [EventType], before: [EventType?]) throws {
+    func saveEventTypes(_ types: [EventType], before: [EventType?], within limit: EventTypeLimit?) throws {
         guard !types.isEmpty else { return }
         let rows = types.map { ($0.pattern.shape(), $0.pattern.description, $0.name) }
         let expected = before.map { $0.map { (shape: $0.pattern.shape(), name: $0.name) } }
@@ -40,12 +40,23 @@ extension PostgresStore {
                     guard elsewhere.isEmpty else { throw StoreConflict(table: .eventTypes) }
                 }
             }
+            let countBefore =
+                try await connection.query("SELECT count(*) FROM event_type", logger: logger)
+                .collectColumn(Int.self).first ?? 0
             for (shape, pattern, name) in rows {
                 try await connection.query(
                     """
                     INSERT INTO event_type (shape, pattern, name) VALUES (\(shape), \(pattern), \(name))
                     ON CONFLICT (shape) DO UPDATE SET name = EXCLUDED.name
                     """, logger: logger)
+            }
+            // Counted under the table's lock: each instance planned against the types it followed, so several
+            // registering at once all found room. Only growth is refused, as the bus refuses it.
+            if let limit {
+                let count =
+                    try await connection.query("SELECT count(*) FROM event_type", logger: logger)
+                    .collectColumn(Int.self).first ?? 0
+                if count > limit.stored && count > countBefore { throw limit.error }
             }
             try await connection.bumpRevision(.eventTypes, logger: logger)
             return ()
