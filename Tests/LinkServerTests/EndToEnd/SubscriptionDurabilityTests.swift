@@ -440,6 +440,23 @@ import Testing
         try body(store, bus, LiveEventTypes(hub: LocalEventHub(types: bus, journal: journal), store: store))
     }
 
+    /// What an answer that waits for its commit is told, once told (`nil`, recorded as an issue, when it was answered
+    /// at once: with the journal, these answers follow their commit).
+    static func told<Value>(_ answer: CommittedAnswer<Value>) -> Result<Value, any Error>? {
+        guard case .afterCommit(let whenCommitted) = answer else {
+            Issue.record("answered before its commit")
+            return nil
+        }
+        let answered = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<Value, any Error>?>(nil)
+        whenCommitted { result in
+            outcome.withLock { $0 = result }
+            answered.signal()
+        }
+        #expect(answered.wait(timeout: .now() + 30) == .success)
+        return outcome.withLock { $0 }
+    }
+
     /// A subscription whose store commit fails registers no type: the bus takes back what it registered (a type
     /// registered for it stayed on the bus only, and a later subscription to it was kept with a type the next start
     /// lacks).
@@ -459,21 +476,9 @@ import Testing
     @Test func aSubscriptionAnsweredAfterAFailedCommitIsTakenBack() throws {
         let type = EventType(pattern: try Pattern("/p/:x"))
         try Self.withJournalThatCannotWrite(types: [type]) { (_, bus, types) throws in
-            guard
-                case .afterCommit(let whenCommitted) = try types.subscribe(
-                    [EventTypeRequest(path: "/p/:x")], ttl: .seconds(60), authorizeWrite: {})
-            else {
-                Issue.record("a subscription with the journal was answered before its commit")
-                return
-            }
-            let answered = DispatchSemaphore(value: 0)
-            let outcome = Mutex<Result<Subscribed, any Error>?>(nil)
-            whenCommitted { result in
-                outcome.withLock { $0 = result }
-                answered.signal()
-            }
-            #expect(answered.wait(timeout: .now() + 30) == .success)
-            let failed = try #require(outcome.withLock { $0 })
+            let failed = try #require(
+                Self.told(
+                    try types.subscribe([EventTypeRequest(path: "/p/:x")], ttl: .seconds(60), authorizeWrite: {})))
             #expect(throws: (any Error).self) { try failed.get() }
             #expect(bus.subscriptionCount == 0)
             #expect(try bus.type(pattern: type.pattern) == type)
@@ -486,18 +491,7 @@ import Testing
         try Self.withJournalThatCannotWrite(types: [type]) { (_, bus, types) throws in
             // Opened on the bus alone: the journal can write nothing.
             let opened = try bus.open([EventTypeRequest(path: "/p/:x")], ttl: .seconds(60), now: .now)
-            guard case .afterCommit(let whenCommitted) = try types.hub.cancelAnswer(opened.id) else {
-                Issue.record("a delete with the journal was answered before its commit")
-                return
-            }
-            let answered = DispatchSemaphore(value: 0)
-            let outcome = Mutex<Result<Void, any Error>?>(nil)
-            whenCommitted { result in
-                outcome.withLock { $0 = result }
-                answered.signal()
-            }
-            #expect(answered.wait(timeout: .now() + 30) == .success)
-            let failed = try #require(outcome.withLock { $0 })
+            let failed = try #require(Self.told(try types.hub.cancelAnswer(opened.id)))
             #expect(throws: (any Error).self) { try failed.get() }
         }
     }
