@@ -326,22 +326,18 @@ import Testing
     /// A subscription opened before a type's removal but committed after it holds the type only through the removal's
     /// `seq`; one opened after it (the pattern registered again) keeps it.
     @Test func aRemovalRetiresTheTypeOfSubscriptionsOpenedBeforeItWhenEverTheyAreWritten() throws {
-        let directory = TestServer.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try SQLiteStore(directory: directory)
-        defer { try? store.close() }
-        let bus = EventBus()
-        let journal = SubscriptionJournal(store: store, bus: bus, logger: Logger(label: "test"))
-        let type = EventType(pattern: try Pattern("/a"))
-        try journal.opened(id: "written", types: [type], ttl: .seconds(60), cursor: 0, removals: 0)
-        journal.removed(type, through: 7, removals: 1)
-        try journal.opened(id: "before", types: [type], ttl: .seconds(60), cursor: 0, removals: 0)
-        try journal.opened(id: "after", types: [type], ttl: .seconds(60), cursor: 7, removals: 1)
-        let through = Dictionary(
-            uniqueKeysWithValues: try store.loadSubscriptions().subscriptions.map {
-                ($0.id, $0.types.first?.through ?? -1)
-            })
-        #expect(through == ["written": 7, "before": 7, "after": -1])
+        try Self.withJournal { (store, _, journal) throws in
+            let type = EventType(pattern: try Pattern("/a"))
+            try journal.opened(id: "written", types: [type], ttl: .seconds(60), cursor: 0, removals: 0)
+            journal.removed(type, through: 7, removals: 1)
+            try journal.opened(id: "before", types: [type], ttl: .seconds(60), cursor: 0, removals: 0)
+            try journal.opened(id: "after", types: [type], ttl: .seconds(60), cursor: 7, removals: 1)
+            let through = Dictionary(
+                uniqueKeysWithValues: try store.loadSubscriptions().subscriptions.map {
+                    ($0.id, $0.types.first?.through ?? -1)
+                })
+            #expect(through == ["written": 7, "before": 7, "after": -1])
+        }
     }
 
     /// An emit that waits without holding its thread is answered from the committing thread once its event is in
@@ -389,34 +385,30 @@ import Testing
     /// A delete's 204 waits for its row's removal to be committed, from the suspended connection: the subscription is
     /// closed on the bus at once (a waiting poll answers), and gone from the store by the answer.
     @Test func aDeleteIsAnsweredOnceItsRowIsRemoved() throws {
-        let directory = TestServer.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try SQLiteStore(directory: directory)
-        defer { try? store.close() }
-        let bus = EventBus()
-        let journal = SubscriptionJournal(store: store, bus: bus, logger: Logger(label: "test"))
-        let hub = LocalEventHub(types: bus, journal: journal)
-        let (closed, _) = try hub.subscribe([EventTypeRequest(path: "/a/:n")], ttl: .seconds(60))
-        let (open, _) = try hub.subscribe([EventTypeRequest(path: "/a/:n")], ttl: .seconds(60))
-        guard case .afterCommit(let whenCommitted) = try hub.cancelAnswer(closed) else {
-            Issue.record("a delete with the journal was answered before its commit")
-            return
+        try Self.withJournal { (store, bus, journal) throws in
+            let hub = LocalEventHub(types: bus, journal: journal)
+            let (closed, _) = try hub.subscribe([EventTypeRequest(path: "/a/:n")], ttl: .seconds(60))
+            let (open, _) = try hub.subscribe([EventTypeRequest(path: "/a/:n")], ttl: .seconds(60))
+            guard case .afterCommit(let whenCommitted) = try hub.cancelAnswer(closed) else {
+                Issue.record("a delete with the journal was answered before its commit")
+                return
+            }
+            #expect(bus.subscriptionCount == 1)
+            let answered = DispatchSemaphore(value: 0)
+            // The ids the store holds when the answer is given, and whether it succeeded.
+            let seen = Mutex<(stored: [String]?, succeeded: Bool)>((nil, false))
+            whenCommitted { outcome in
+                let stored = try? store.loadSubscriptions().subscriptions.map(\.id)
+                seen.withLock { $0 = (stored, (try? outcome.get()) != nil) }
+                answered.signal()
+            }
+            #expect(answered.wait(timeout: .now() + 30) == .success)
+            let (stored, succeeded) = seen.withLock { $0 }
+            #expect(succeeded)
+            #expect(stored == [open])
+            // An unknown id is refused at once, before anything is queued.
+            #expect(throws: LinkError.self) { _ = try hub.cancelAnswer(closed) }
         }
-        #expect(bus.subscriptionCount == 1)
-        let answered = DispatchSemaphore(value: 0)
-        // The ids the store holds when the answer is given, and whether it succeeded.
-        let seen = Mutex<(stored: [String]?, succeeded: Bool)>((nil, false))
-        whenCommitted { outcome in
-            let stored = try? store.loadSubscriptions().subscriptions.map(\.id)
-            seen.withLock { $0 = (stored, (try? outcome.get()) != nil) }
-            answered.signal()
-        }
-        #expect(answered.wait(timeout: .now() + 30) == .success)
-        let (stored, succeeded) = seen.withLock { $0 }
-        #expect(succeeded)
-        #expect(stored == [open])
-        // An unknown id is refused at once, before anything is queued.
-        #expect(throws: LinkError.self) { _ = try hub.cancelAnswer(closed) }
     }
 
     /// Runs `body` with the types' store, a bus holding `types` (stored too), and live types whose journal writes to
@@ -438,6 +430,16 @@ import Testing
         let bus = EventBus(types: stored)
         let journal = SubscriptionJournal(store: unwritable, bus: bus, logger: Logger(label: "test"))
         try body(store, bus, LiveEventTypes(hub: LocalEventHub(types: bus, journal: journal), store: store))
+    }
+
+    /// Runs `body` with an embedded store in a folder of its own, an empty bus and their journal.
+    static func withJournal(_ body: (SQLiteStore, EventBus, SubscriptionJournal) throws -> Void) throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteStore(directory: directory)
+        defer { try? store.close() }
+        let bus = EventBus()
+        try body(store, bus, SubscriptionJournal(store: store, bus: bus, logger: Logger(label: "test")))
     }
 
     /// What an answer that waits for its commit is told, once told (`nil`, recorded as an issue, when it was answered
