@@ -68,6 +68,17 @@ enum CommittedAnswer<Value: Sendable>: Sendable {
         _ whenCommitted: @Sendable (_ answer: @escaping @Sendable (Result<Value, any Error>) -> Void) -> Void)
 }
 
+extension CommittedAnswer {
+    /// `value`, answered once `commit` has committed it, or with why it was not: `commit` queues the change with the
+    /// callback the journal calls once, with the failure or `nil` (``SubscriptionJournal/emitted(_:then:)`` and
+    /// its like).
+    static func committing(
+        _ value: Value, _ commit: @escaping @Sendable (_ done: @escaping @Sendable ((any Error)?) -> Void) -> Void
+    ) -> Self {
+        .afterCommit { answer in commit { failure in answer(failure.map { .failure($0) } ?? .success(value)) } }
+    }
+}
+
 /// A subscription opened: its id and its first cursor.
 struct Subscribed: Sendable {
     let id: String
@@ -185,14 +196,13 @@ struct LocalEventHub: EventHub {
         let opened = try open(requests, ttl: ttl, registering: false)
         let subscribed = Subscribed(id: opened.id, cursor: opened.cursor)
         guard let journal else { return .now(subscribed) }
-        return .afterCommit { [types] answer in
+        return .committing(subscribed) { [types] done in
             journal.opened(
                 id: opened.id, types: opened.types, ttl: ttl, cursor: opened.cursor, removals: opened.removals
             ) { failure in
-                guard let failure else { return answer(.success(subscribed)) }
-                // As ``subscribe(_:ttl:registering:)``: nobody was told of it.
-                _ = types.undo(opened)
-                answer(.failure(failure))
+                // As ``subscribe(_:ttl:registering:)``: nobody was told of it, and it is taken back before the answer.
+                if failure != nil { _ = types.undo(opened) }
+                done(failure)
             }
         }
     }
@@ -217,9 +227,7 @@ struct LocalEventHub: EventHub {
         try types.cancel(id)
         guard let journal else { return .now(()) }
         // Closed on the bus (a waiting poll answered); the 204 waits for the row's removal to be committed.
-        return .afterCommit { answer in
-            journal.closed(id: id) { failure in answer(failure.map { .failure($0) } ?? .success(())) }
-        }
+        return .committing(()) { journal.closed(id: id, then: $0) }
     }
 
     func removed(_ type: EventType, through: Int, removals: Int) {
@@ -249,9 +257,7 @@ struct LocalEventHub: EventHub {
         guard let journal, !result.reached.isEmpty else { return .now(result) }
         // Subscribers already have the event; the answer waits for its commit. The commit is queued when the
         // answer's taker is known, so it is never told before it listens.
-        return .afterCommit { answer in
-            journal.emitted(result) { failure in answer(failure.map { .failure($0) } ?? .success(result)) }
-        }
+        return .committing(result) { journal.emitted(result, then: $0) }
     }
 
     func releaseAll() { types.releaseAll() }

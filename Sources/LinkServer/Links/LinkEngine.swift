@@ -140,8 +140,9 @@ final class LinkEngine: Sendable {
         var resolution: Resolution??
         if let match {
             let route = resolver.table.routes[match.index]
+            let counting = counted && facts.bot == nil
             var resolves = true
-            if counted, facts.bot == nil, route.link?.maxClicks != nil {
+            if counting, route.link?.maxClicks != nil {
                 // Step 3 comes before step 4 (§7): a click that does not resolve (a rule intercepts it, a loop, the
                 // redirect limit) is answered as no match and takes none of the route's `maxClicks`; nor is the
                 // store asked for the count, which that answer does not read.
@@ -150,7 +151,7 @@ final class LinkEngine: Sendable {
                 resolves = resolved != nil
             }
             if resolves {
-                clicksCounted = try self.clicksCounted(route, counting: counted && facts.bot == nil, now: now)
+                clicksCounted = try self.clicksCounted(route, counting: counting, now: now)
             }
         }
         // A token only while the store can keep it, for a link short enough (``LinksSettings/maxDeferredLinkBytes``),

@@ -40,23 +40,22 @@ extension PostgresStore {
                     guard elsewhere.isEmpty else { throw StoreConflict(table: .eventTypes) }
                 }
             }
-            let countBefore =
-                try await connection.query("SELECT count(*) FROM event_type", logger: logger)
-                .collectColumn(Int.self).first ?? 0
+            // Counted under the table's lock: each instance planned against the types it followed, so several
+            // registering at once all found room. Only growth is refused, as the bus refuses it; the types planned
+            // as new (`before` nil) are new, as the check above found.
+            let added = before.count { $0 == nil }
+            if let limit, added > 0 {
+                let count =
+                    try await connection.query("SELECT count(*) FROM event_type", logger: logger)
+                    .collectColumn(Int.self).first ?? 0
+                if count + added > limit.stored { throw limit.error }
+            }
             for (shape, pattern, name) in rows {
                 try await connection.query(
                     """
                     INSERT INTO event_type (shape, pattern, name) VALUES (\(shape), \(pattern), \(name))
                     ON CONFLICT (shape) DO UPDATE SET name = EXCLUDED.name
                     """, logger: logger)
-            }
-            // Counted under the table's lock: each instance planned against the types it followed, so several
-            // registering at once all found room. Only growth is refused, as the bus refuses it.
-            if let limit {
-                let count =
-                    try await connection.query("SELECT count(*) FROM event_type", logger: logger)
-                    .collectColumn(Int.self).first ?? 0
-                if count > limit.stored && count > countBefore { throw limit.error }
             }
             try await connection.bumpRevision(.eventTypes, logger: logger)
             return ()
