@@ -1,8 +1,10 @@
 /// A redirect template: text with `{param}` and `{location}` placeholders (API.md §3), parsed once.
 ///
-/// In a location template each placeholder is percent-encoded for where it stands: before the first `?` as a
-/// path segment (a catch-all's value keeps its `/` between segments), after it as a query component. In the
-/// values of a name-based target the substitution is raw, because the location builder encodes the values.
+/// In a location template each placeholder is encoded for where it stands: before the first `?` a parameter is one
+/// percent-encoded path segment (a catch-all's value keeps its `/` between segments) and `{location}` is inserted as
+/// its canonical text, keeping its `/` and `?` (`/app{location}`, `https://www.example.com{location}`: as in a
+/// link's targets, API.md §7); after the `?` each is percent-encoded whole as a query component. In the values of a
+/// name-based target the substitution is raw, because the location builder encodes the values.
 /// `{location}` is always the current location (path + query), so a parameter named `location` cannot be
 /// referenced. Braces are otherwise not allowed; write `%7B` / `%7D` for literal ones in a location.
 public struct LocationTemplate: Sendable, Hashable, CustomStringConvertible {
@@ -97,6 +99,8 @@ public struct LocationTemplate: Sendable, Hashable, CustomStringConvertible {
         for part in parts {
             switch part {
             case .text(let text): output.append(contentsOf: text.utf8)
+            // The current location is canonical text, already encoded for a path: in one it keeps its `/` and `?`.
+            case .location(.path): output.append(contentsOf: location.utf8)
             case .location(let placement): LocationTemplate.append(location, placement, catchAll: false, to: &output)
             case .parameter(let name, let placement, let catchAll):
                 LocationTemplate.append(params[name] ?? "", placement, catchAll: catchAll, to: &output)

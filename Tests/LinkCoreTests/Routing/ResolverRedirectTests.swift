@@ -30,6 +30,31 @@ import Testing
         #expect(try resolver.resolve(location: "/account").route.name == "login")
     }
 
+    /// `{location}` in a path keeps its `/` and `?` (API.md §3, as §7 spells out for a link's targets): a mount's
+    /// prefix, a web URL around it, or the location alone (a no-op).
+    @Test func theLocationInAPathKeepsItsSlashesAndQuery() throws {
+        let resolver = try RoutingFixtures.resolver(
+            """
+            [
+              {"path": "/app/*rest", "name": "app"},
+              {"path": "/legacy/*rest", "name": "legacy", "redirect": [{"to": "/app{location}"}]},
+              {"path": "/old/:id", "name": "old", "redirect": [{"to": "https://www.example.com{location}"}]},
+              {"path": "/self/:id", "name": "self", "redirect": [{"to": "{location}"}]}
+            ]
+            """)
+        let mounted = try resolver.resolve(location: "/legacy/42?tab=posts")
+        #expect(mounted.route.name == "app")
+        #expect(mounted.params["rest"] == "legacy/42")
+        #expect(mounted.location.query.map["tab"] == "posts")
+        #expect(mounted.redirects.map(\.to) == ["/app/legacy/42?tab=posts"])
+        let web = try resolver.resolve(location: "/old/42?tab=posts")
+        #expect(web.route.name == "old")
+        #expect(web.redirects.isEmpty)
+        let same = try resolver.resolve(location: "/self/42")
+        #expect(same.route.name == "self")
+        #expect(same.redirects.isEmpty)
+    }
+
     @Test func contextCanLetAResolutionThrough() throws {
         let resolver = try RoutingFixtures.resolver(Self.guarded)
         let resolution = try resolver.resolve(location: "/account/orders/7", context: ["loggedIn": true])
