@@ -43,6 +43,13 @@ public enum RedirectTarget: Sendable {
             }
             return .location(checked)
         case .route(let name, let params, let query):
+            // No route can have a name outside `[A-Za-z0-9_.-]+` (§3): such a target could only ever answer
+            // `unknown_name`. One stored by an earlier version still loads, and answers that.
+            if !stored, !RouteDefinition.isValidName(name) {
+                throw LinkError(
+                    .invalidRule, "Invalid route name '\(name)' in '\(field).name': it must match [A-Za-z0-9_.-]+",
+                    details: ["field": .string(field + ".name"), "name": .string(name)])
+            }
             var checkedParams: [(name: String, value: LocationTemplate)] = []
             for param in params {
                 checkedParams.append(

@@ -91,6 +91,8 @@ import Testing
             #"{"path": "/u/:id", "routes": [{"path": "p/:pid", "redirect": [{"to": "/x/{pid}"}]}], "redirect": [{"to": "/y/{pid}"}]}"#,
             .invalidRule, "redirect[0].to"
         ),
+        (#"{"path": "/u/:id", "redirect": [{"to": {"name": "bad name"}}]}"#, .invalidRule, "redirect[0].to.name"),
+        (#"{"path": "/u/:id", "redirect": [{"to": {"name": ""}}]}"#, .invalidRule, "redirect[0].to.name"),
     ])
     func validatesPatternsAndTemplatesAtRegistration(text: String, code: LinkError.Code, field: String) throws {
         let table = RouteTable()
@@ -99,6 +101,17 @@ import Testing
         #expect(error?.code == code)
         if code == .invalidRule { #expect(error?.details["field"] == .string(field), "\(String(describing: error))") }
         #expect(table.count == 0)
+    }
+
+    /// A redirect to a name no route can have was stored by an earlier version: it loads (the service starts) and a
+    /// resolution that reaches it answers `unknown_name`, as for any name not registered.
+    @Test func aStoredTargetNamedOutsideTheNameRulesStillLoads() throws {
+        let stored = try definition(#"{"path": "/u/:id", "redirect": [{"to": {"name": "bad name"}}]}"#)
+        let table = try RouteTable().replacingRoutes(from: .api, with: [stored], stored: true).table
+        #expect(table.count == 1)
+        #expect { try Resolver(table: table).resolve(location: "/u/1") } throws: {
+            ($0 as? LinkError)?.code == .unknownName
+        }
     }
 
     @Test func caseInsensitivityIsInheritedAndPartOfConflicts() throws {
