@@ -54,9 +54,11 @@ public struct QRRequest: Sendable, Hashable {
         self.init(url: url, format: format, size: size, margin: margin, errorCorrection: ecc)
     }
 
-    /// The host bare locations are made absolute with: the first entry of `links.hosts` that is not a wildcard.
+    /// The host bare locations are made absolute with: the first entry of `links.hosts` that is not a wildcard, as a
+    /// URL writes it (an IPv6 address, which an entry may write as `::1`, in brackets: `https://[::1]/…`).
     public static func linkHost(from hosts: [String]?) -> String? {
-        hosts?.first { !$0.contains("*") && !$0.isEmpty }
+        guard let host = hosts?.first(where: { !$0.contains("*") && !$0.isEmpty }) else { return nil }
+        return host.contains(":") && !host.hasPrefix("[") ? "[" + host + "]" : host
     }
 
     /// `invalid_request` when `url` is longer than a version-40 symbol holds at `errorCorrection`.

@@ -124,6 +124,8 @@ import Testing
         (["*.example.com"], nil),
         (["*.example.com", "links.example.com", "b.example.com"], "links.example.com"),
         (["a.example.com", "*.example.com"], "a.example.com"),
+        (["*.example.org", "::1", "b.example.net"], "[::1]"),
+        (["[::1]"], "[::1]"),
     ]
 
     @Test(arguments: hosts)
