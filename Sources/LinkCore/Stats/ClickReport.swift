@@ -24,17 +24,47 @@ public struct ClickReport: Sendable, Equatable {
     /// Routes with at least one count, most clicks + opens first, then by name (unnamed last), then pattern.
     public var routes: [RouteFigures] = []
 
-    /// Sums `counts` over `range`; with `pattern`, only that route's counters.
-    public init(_ counts: [ClickCount], range: DayRange, pattern: String? = nil) {
+    /// The route registered now under a counted pattern (parameter names ignored, as for a conflict).
+    public struct CurrentRoute: Sendable, Equatable {
+        public var pattern: String
+        public var name: String?
+
+        public init(pattern: String, name: String?) {
+            self.pattern = pattern
+            self.name = name
+        }
+    }
+
+    /// Sums `counts` over `range`; with `pattern` (a registered route's), only that route's counters.
+    ///
+    /// A counter is kept under the pattern and name clicked; `current` says which route is registered under that
+    /// pattern now, if any. Counters of one route are then one row, under its current pattern and name (a route
+    /// renamed, or registered again as `/users/:uid`, is still the route `route=` names); a pattern no longer
+    /// registered keeps the name of its last click.
+    public init(
+        _ counts: [ClickCount], range: DayRange, pattern: String? = nil,
+        current: (String) -> CurrentRoute? = { _ in nil }
+    ) {
         self.range = range
         byDay = Array(repeating: Figures(), count: Int(range.to - range.from + 1))
         var perRoute: [String: RouteFigures] = [:]
+        var currents: [String: CurrentRoute?] = [:]
         // Every sum stops at ClickCount.maximum: counters of a store edited by hand cannot overflow it (a trap).
         let add = ClickCount.adding
         for count in counts where range.contains(count.key.day) {
             let key = count.key
             let n = count.count
-            if let pattern, key.pattern != pattern { continue }
+            let now: CurrentRoute?
+            if key.pattern.isEmpty {
+                now = nil
+            } else if let known = currents[key.pattern] {
+                now = known
+            } else {
+                now = current(key.pattern)
+                currents[key.pattern] = now
+            }
+            let rowPattern = now?.pattern ?? key.pattern
+            if let pattern, rowPattern != pattern { continue }
             let dayIndex = Int(key.day - range.from)
             switch key.kind {
             case .click, .open:
@@ -54,15 +84,16 @@ public struct ClickReport: Sendable, Equatable {
             }
             guard !key.pattern.isEmpty, key.kind != .unmatched else { continue }
             var route =
-                perRoute[key.pattern] ?? RouteFigures(pattern: key.pattern, name: count.name, figures: Figures())
-            if route.name == nil { route.name = count.name }
+                perRoute[rowPattern]
+                ?? RouteFigures(pattern: rowPattern, name: now?.name ?? count.name, figures: Figures())
+            if now == nil, route.name == nil { route.name = count.name }
             switch key.kind {
             case .click: route.figures.clicks = add(n, route.figures.clicks)
             case .open: route.figures.opens = add(n, route.figures.opens)
             case .bot: route.figures.bots = add(n, route.figures.bots)
             case .unmatched: break
             }
-            perRoute[key.pattern] = route
+            perRoute[rowPattern] = route
         }
         routes = perRoute.values.sorted { a, b in
             // Each at most ClickCount.maximum (2^53): their sum cannot overflow.

@@ -15,14 +15,20 @@ struct StatsEndpoints: Sendable {
                 let range = try DayRange(
                     from: values["from"], to: values["to"],
                     today: UTCCalendar.day(ofMilliseconds: WallClock.milliseconds()))
+                let table = routes.resolver.table
                 var pattern: String?
                 if let name = values["route"] {
-                    guard let route = routes.resolver.table.route(named: name) else {
+                    guard let route = table.route(named: name) else {
                         throw LinkError(.unknownName, "No route is named '\(name)'", details: ["name": .string(name)])
                     }
                     pattern = route.pattern.description
                 }
-                let report = ClickReport(try ledger.counts(in: range), range: range, pattern: pattern)
+                let report = ClickReport(try ledger.counts(in: range), range: range, pattern: pattern) { counted in
+                    // A pattern the store kept that no longer parses (an earlier version's) is no route's now.
+                    guard let parsed = try? Pattern(counted), let index = table.index(of: parsed) else { return nil }
+                    let route = table.routes[index]
+                    return .init(pattern: route.pattern.description, name: route.name)
+                }
                 return .now(.json(report.json()))
             }.usingStore()
         ]
