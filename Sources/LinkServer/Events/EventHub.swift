@@ -50,6 +50,16 @@ protocol EventHub: Sendable {
     /// an event, a slot's, then stores it in its own transaction); `nil`: they are delivered in this process by
     /// ``emit(_:extra:time:)``. A requirement, so that a call through `any EventHub` reaches the shared hub's.
     func storedEvent(_ location: Location, extra: JSONValue, time: String) throws -> StoredEvent?
+    /// Whether a slot's change is committed here, with the events it is told as (``commitSlot(_:_:told:time:)``):
+    /// the embedded store's journal writes both in one transaction. Otherwise the slot board writes the change (with
+    /// ``storedEvent(_:extra:time:)``'s events when there are any, or emits them after it).
+    var commitsSlotChanges: Bool { get }
+    /// Emits a slot's change as `events` and commits the change with them, both or neither; only when
+    /// ``commitsSlotChanges``. Throws why the change was not committed.
+    func commitSlot(
+        _ name: String, _ presentation: Presentation?, told events: [(location: Location, extra: JSONValue)],
+        time: String
+    ) throws
     /// Open subscriptions (those this instance knows of).
     var subscriptionCount: Int { get }
     /// Polls waiting in this process.
@@ -104,6 +114,15 @@ extension EventHub {
     func removed(_ type: EventType, through: Int, removals: Int) {}
 
     func storedEvent(_ location: Location, extra: JSONValue, time: String) throws -> StoredEvent? { nil }
+
+    var commitsSlotChanges: Bool { false }
+
+    func commitSlot(
+        _ name: String, _ presentation: Presentation?, told events: [(location: Location, extra: JSONValue)],
+        time: String
+    ) throws {
+        throw LinkError(.internal, "This event hub does not commit slot changes")
+    }
 
     func emitAnswer(_ location: Location, extra: JSONValue, time: String) throws -> CommittedAnswer<EmitResult> {
         .now(try emit(location, extra: extra, time: time))
@@ -232,6 +251,19 @@ struct LocalEventHub: EventHub {
 
     func removed(_ type: EventType, through: Int, removals: Int) {
         journal?.removed(type, through: through, removals: removals)
+    }
+
+    var commitsSlotChanges: Bool { journal != nil }
+
+    func commitSlot(
+        _ name: String, _ presentation: Presentation?, told events: [(location: Location, extra: JSONValue)],
+        time: String
+    ) throws {
+        guard let journal else { throw LinkError(.internal, "No journal commits slot changes") }
+        // Delivered first, as every emit is (a poll waiting for it is answered while the commit runs); the slot's row
+        // and the events' are then written in one transaction: a crash keeps both or neither.
+        let results = try events.map { try types.emit($0.location, extra: $0.extra, time: time) }
+        try journal.changedSlot(name, to: presentation, told: results)
     }
 
     func poll(_ id: String, after: Int?, wait: Duration, waiter: any PollAnswerWaiter) throws -> PollAnswer? {

@@ -28,6 +28,8 @@ final class SubscriptionJournal: Sendable {
             case closed(String)
             case events([KeptEvent])
             case retired(Retirement)
+            /// A slot's change with the events it was told as: written together, never retried (it was refused).
+            case slot(name: String, Presentation?, events: [KeptEvent])
         }
 
         var ticket: UInt64
@@ -91,7 +93,7 @@ final class SubscriptionJournal: Sendable {
                 }
                 retirements.append(retirement)
                 if retirements.count > SubscriptionJournal.remembered { retirements.removeFirst() }
-            case .closed, .events:
+            case .closed, .events, .slot:
                 break
             }
             nextTicket += 1
@@ -279,6 +281,13 @@ final class SubscriptionJournal: Sendable {
         try commit(.events(Self.kept(result)), waiting: waiting)
     }
 
+    /// Commits a slot's change with the events it was told as (`slotChanged`, emitted on the bus): both are written
+    /// in one transaction, or neither (API.md §11: a device learns of every change; an acknowledged one survives
+    /// `kill -9`). Returns once committed, or throws why not; the change is then not made.
+    func changedSlot(_ name: String, to presentation: Presentation?, told results: [EmitResult]) throws {
+        try commit(.slot(name: name, presentation, events: results.flatMap(Self.kept)), waiting: true)
+    }
+
     /// Logs the event of an emit that reached subscriptions without holding the calling thread: `done` is called
     /// once it is committed (or with why it was not), on the thread that wrote it (the journal's committing thread,
     /// or another writer that took it along: a sync, a subscribe's commit). Only for an emit that reached a
@@ -425,6 +434,9 @@ final class SubscriptionJournal: Sendable {
             case .closed(let id): changes.closed.append(id)
             case .events(let events): changes.events += events
             case .retired(let retirement): changes.retired.append(retirement)
+            case .slot(let name, let presentation, let events):
+                changes.slots.append((name, presentation))
+                changes.events += events
             }
         }
         // What each subscription's row will hold once this batch is committed.

@@ -174,13 +174,13 @@ final class SlotBoard: Sendable {
             let live = expired == nil ? stored : nil
             let decided = decide(live, now)
             let after = decided.map { $0.current(before: live) } ?? live
-            // With events in the store's log, the change's events are stored with it, in its transaction.
+            // The change's events are committed with it: stored in its transaction when events live in the store's
+            // log (the shared store), or emitted and written with it by the embedded store's journal.
             let time = WallClock.rfc3339Now()
-            let events = try [expired, decided].compactMap { $0 }.compactMap { (change) throws -> StoredEvent? in
-                guard let (location, extra) = SlotBoard.event(of: change, in: slot) else { return nil }
-                return try hub.storedEvent(location, extra: extra, time: time)
-            }
-            let emits = events.isEmpty
+            let told = [expired, decided].compactMap { $0 }.compactMap { SlotBoard.event(of: $0, in: slot) }
+            let committedByHub = hub.commitsSlotChanges
+            let events = try committedByHub ? [] : told.compactMap { try hub.storedEvent($0, extra: $1, time: time) }
+            let emits = events.isEmpty && !committedByHub
             let announcement = { [self] in
                 if let expired { announce(expired, in: slot, emit: emits, time: time) }
                 if let decided { announce(decided, in: slot, emit: emits, time: time) }
@@ -199,8 +199,12 @@ final class SlotBoard: Sendable {
             slots[slot] = after
             return .init(
                 slots, result: result,
-                commit: { [store] in
-                    try store.saveSlot(slot, after, replacing: stored, appending: events)
+                commit: { [store, hub] in
+                    if committedByHub {
+                        try hub.commitSlot(slot, after, told: told.map { (location: $0, extra: $1) }, time: time)
+                    } else {
+                        try store.saveSlot(slot, after, replacing: stored, appending: events)
+                    }
                     return snapshot.revision + 1
                 }, announce: announcement)
         }

@@ -30,21 +30,25 @@ extension SQLiteStore {
     }
 
     func saveSlot(_ name: String, _ presentation: Presentation?) throws {
-        try database.write { db in
-            guard let presentation else {
-                try db.execute(sql: "DELETE FROM slot WHERE name = ?", arguments: [name])
-                return
-            }
-            try db.execute(
-                sql: """
-                    INSERT INTO slot (name, id, priority, payload, since, expires) VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(name) DO UPDATE SET id = excluded.id, priority = excluded.priority,
-                        payload = excluded.payload, since = excluded.since, expires = excluded.expires
-                    """,
-                arguments: [
-                    name, presentation.id, presentation.priority, presentation.payload.encodedString(),
-                    presentation.since, presentation.expires,
-                ])
+        try database.write { db in try SQLiteStore.writeSlot(name, presentation, in: db) }
+    }
+
+    /// Sets what slot `name` shows (`nil`: empty) in the transaction of `db` (a slot change's own, or the subscription
+    /// journal's, which writes its `slotChanged` events with it).
+    static func writeSlot(_ name: String, _ presentation: Presentation?, in db: Database) throws {
+        guard let presentation else {
+            try db.execute(sql: "DELETE FROM slot WHERE name = ?", arguments: [name])
+            return
         }
+        try db.execute(
+            sql: """
+                INSERT INTO slot (name, id, priority, payload, since, expires) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT(name) DO UPDATE SET id = excluded.id, priority = excluded.priority,
+                    payload = excluded.payload, since = excluded.since, expires = excluded.expires
+                """,
+            arguments: [
+                name, presentation.id, presentation.priority, presentation.payload.encodedString(),
+                presentation.since, presentation.expires,
+            ])
     }
 }

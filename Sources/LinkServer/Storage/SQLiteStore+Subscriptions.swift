@@ -45,9 +45,12 @@ struct SubscriptionChanges: Sendable {
     var states: [String: KeptSubscriptionState] = [:]
     var closed: [String] = []
     var cut: Int?
+    /// Slots changed, written with the events they are told as (`slotChanged`, in ``events``): both or neither.
+    var slots: [(name: String, presentation: Presentation?)] = []
 
     var isEmpty: Bool {
         retired.isEmpty && opened.isEmpty && events.isEmpty && states.isEmpty && closed.isEmpty && cut == nil
+            && slots.isEmpty
     }
 }
 
@@ -140,6 +143,7 @@ extension SQLiteStore {
             for id in changes.closed {
                 try db.execute(sql: "DELETE FROM event_subscription WHERE id = ?", arguments: [id])
             }
+            for slot in changes.slots { try SQLiteStore.writeSlot(slot.name, slot.presentation, in: db) }
             if let cut = changes.cut {
                 try db.execute(sql: "DELETE FROM event_log WHERE seq < ?", arguments: [cut])
                 // A removed type's last event is behind every subscription: it is done with.

@@ -411,6 +411,36 @@ import Testing
         }
     }
 
+    /// A slot's change and its `slotChanged` event are written in one transaction (API.md §11): what a restart finds
+    /// in the slot, its subscribers find in their queue. (The slot was written first, and its event by a commit of its
+    /// own: `kill -9` between the two left a slot no event told of.)
+    @Test func aSlotChangeIsWrittenWithItsEvent() throws {
+        try Self.withJournal { (store, bus, journal) throws in
+            let hub = LocalEventHub(types: bus, journal: journal)
+            let (id, _) = try hub.subscribe([EventTypeRequest(name: "slotChanged")], ttl: .seconds(60))
+            let board = try SlotBoard(store: store, hub: hub)
+            #expect(try board.present("banner", id: "p1", priority: 1, payload: .null, ttl: 60).reason != nil)
+            // As a start finds them: the slot and its event, from the store alone.
+            #expect(try store.loadSlots()["banner"]?.id == "p1")
+            let restarted = EventBus()
+            try SubscriptionJournal(store: store, bus: restarted, logger: Logger(label: "test")).restore()
+            let events = try restarted.peek(id, after: nil).events
+            #expect(events.map { $0.extra["current"]?["id"] } == ["p1"])
+        }
+    }
+
+    /// A slot change whose commit fails is not made: no slot shows what no event told of.
+    @Test func aSlotChangeWhoseEventCannotBeWrittenIsNotMade() throws {
+        try Self.withJournalThatCannotWrite { (store, _, types) throws in
+            let board = try SlotBoard(store: store, hub: types.hub)
+            #expect(throws: (any Error).self) {
+                try board.present("banner", id: "p1", priority: 1, payload: .null, ttl: 60)
+            }
+            #expect(try store.loadSlots().isEmpty)
+            #expect(board.current("banner") == nil)
+        }
+    }
+
     /// Runs `body` with the types' store, a bus holding `types` (stored too), and live types whose journal writes to
     /// a store that is closed: every commit of the journal fails, while the types' store works.
     static func withJournalThatCannotWrite(
