@@ -84,6 +84,11 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
         let afterScheme = text[text.index(colon, offsetBy: 3)...]
         let authorityEnd = afterScheme.firstIndex { "/?#{}".contains($0) } ?? afterScheme.endIndex
         let authority = afterScheme[..<authorityEnd]
+        let rest = afterScheme[authorityEnd...]
+        // `https://{sub}.example.com/`, `https://www.{x}.com/`: said as such, not as a URL without a host.
+        if rest.first == "{", !(rest.hasPrefix("{location}") || rest.hasPrefix("{path}")) {
+            throw fail("a placeholder may not stand in the host")
+        }
         // Only a web URL needs a host: an app's URL may leave it empty (`myapp:///users/42`, RFC 3986 §3.2).
         let webURL = ["http", "https"].contains(scheme.lowercased())
         guard !authority.isEmpty || !webURL,
@@ -93,10 +98,6 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
         // refused here as in a clicked link (§2), not sent on in a `Location` (one stored by an earlier version is
         // read back, as text that is not a URL's is).
         if refusingControls, webURL, !Location.isWebAuthority(authority) { throw fail("malformed host or port") }
-        let rest = afterScheme[authorityEnd...]
-        if rest.first == "{", !(rest.hasPrefix("{location}") || rest.hasPrefix("{path}")) {
-            throw fail("a placeholder may not stand in the host")
-        }
         var hostText = authority
         if let at = hostText.lastIndex(of: "@") { hostText = hostText[hostText.index(after: at)...] }
         if let colon = hostText.lastIndex(of: ":"), !hostText.hasSuffix("]") { hostText = hostText[..<colon] }

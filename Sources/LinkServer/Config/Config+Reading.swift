@@ -143,10 +143,11 @@ extension LinksSettings {
         self.init()
         enabled = try reader.bool("links.enabled")
         port = try UInt16(reader.int("links.port", in: 0...65535))
-        redirectStatus = try reader.int("links.redirectStatus", in: 301...308)
-        guard [301, 302, 307, 308].contains(redirectStatus) else {
-            throw reader.invalid("links.redirectStatus", "301, 302, 307 or 308")
-        }
+        // One message for every refusal (`x`, `303`, `999`): the statuses a link may redirect with.
+        guard let status = try? reader.int("links.redirectStatus", in: 301...308),
+            [301, 302, 307, 308].contains(status)
+        else { throw reader.invalid("links.redirectStatus", "301, 302, 307 or 308") }
+        redirectStatus = status
         // Any positive number of seconds: a claim checks the token's expiry itself, the minute's purge only frees rows.
         deferredTTL = try reader.int("links.deferredTTL", in: 1...(90 * 86_400))
         appRateLimit = try reader.int("links.appRateLimit", in: 1...1_000_000)

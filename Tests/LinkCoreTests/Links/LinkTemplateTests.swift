@@ -51,7 +51,7 @@ import Testing
 
     @Test(arguments: [
         ("/relative/{id}", "not an absolute URL"),
-        ("https://{id}.example.com/", "the URL has no host"),
+        ("https://{id}.example.com/", "a placeholder may not stand in the host"),
         ("https:///users/{id}", "the URL has no host"),
         ("http://{location}", "the URL has no host"),
         ("https://example{id}.com/", "a placeholder may not stand in the host"),

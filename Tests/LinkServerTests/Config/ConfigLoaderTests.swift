@@ -161,6 +161,20 @@ import Testing
         }
         let text = directory.map { "\($0)" } ?? ""
         #expect(text == "cannot read config file \(folder) (from LINK_CONFIG): Is a directory", "\(text)")
+        let empty = #expect(throws: ConfigError.self) {
+            try ConfigLoader.load(configFile: nil, environment: ["LINK_CONFIG": ""])
+        }
+        #expect(empty.map { "\($0)" } == "LINK_CONFIG is empty: name a config file, or leave it unset")
+    }
+
+    /// A redirect status is refused with the statuses a link may use, whatever was wrong with it.
+    @Test(arguments: ["x", "303", "999"])
+    func aRedirectStatusIsRefusedWithTheStatusesALinkMayUse(value: String) {
+        #expect {
+            try build(environment: ["LINK_LINKS_REDIRECT_STATUS": value])
+        } throws: { error in
+            "\(error)".hasSuffix("must be 301, 302, 307 or 308")
+        }
     }
 
     /// A value quoted in the message is written on its one line: a newline in a variable could forge a log line.
