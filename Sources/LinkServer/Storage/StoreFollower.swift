@@ -1,15 +1,22 @@
 import Dispatch
+import Foundation
 import LinkCore
 import Logging
 import Synchronization
 
 /// Keeps this instance's live state in step with a shared store (API.md §12).
 ///
-/// A timer thread reads every shared table's revision ``interval`` apart (a one-row-per-table query); for each table
-/// whose revision moved it calls that table's refresher, which re-reads it and publishes it through its live-state
-/// holder (``LiveRoutes``, ``LiveResources``, the event bus's types, ``SlotBoard``). So a change committed by any
-/// instance is served here within `interval` plus one read, well inside the contract's 1 s. `NOTIFY` is sent by
-/// writers as a wake-up for a later listener; polling alone gives the bound, and it needs no listening connection.
+/// A timer thread reads every shared table's revision ``interval`` apart (a one-row-per-table query, the probe); a
+/// second thread calls, for each table whose revision moved, that table's refresher, which re-reads it and publishes
+/// it through its live-state holder (``LiveRoutes``, ``LiveResources``, the event bus's types, ``SlotBoard``). So a
+/// change committed by any instance is served here within `interval` plus one read, well inside the contract's 1 s.
+/// `NOTIFY` is sent by writers as a wake-up for a later listener; polling alone gives the bound, and it needs no
+/// listening connection.
+///
+/// The probes go on while a refresh runs: whether the store answers is told by them alone, not by how long a
+/// table takes to read (a large route table, or a read stuck on a connection the database ended, which PostgresNIO
+/// gives up only at the call's timeout: with the refreshes on the probing thread, `/readyz` answered 503 for a few
+/// seconds after `pg_terminate_backend` though the database answered every probe).
 final class StoreFollower: Sendable {
     static let interval = Duration.milliseconds(250)
     /// After this long without reaching the store, `/readyz` answers 503 (API.md §12: within 5 s).
@@ -20,6 +27,12 @@ final class StoreFollower: Sendable {
     private let refreshers: [(SharedTable, @Sendable (Int) throws -> Void)]
     private let seen: Mutex<[SharedTable: Int]>
     private let timer = Mutex<DeadlineTimer?>(nil)
+    /// Wakes the refreshing thread (``refreshWhileRunning()``): a probe found a revision moved, or the follower stops.
+    private let refreshWake = DispatchSemaphore(value: 0)
+    private let refreshing = Atomic<Bool>(false)
+    private let refresherEnded = DispatchSemaphore(value: 0)
+    /// The revisions the last probe that got through read.
+    private let latest = Mutex<[SharedTable: Int]?>(nil)
     /// When the store last answered a poll.
     private let lastReached = Mutex(ContinuousClock.now)
     private let failing = Atomic<Bool>(false)
@@ -47,9 +60,10 @@ final class StoreFollower: Sendable {
         ContinuousClock.now - lastReached.withLock { $0 } < StoreFollower.unreachableAfter
     }
 
-    /// Catches up once, then polls on a timer thread.
+    /// Catches up once, then probes on a timer thread and refreshes on another.
     func start() {
         poll()
+        refreshMoved()
         // Once a probe failed and `/readyz` says the store is lost, other calls stop waiting on it; this poll goes
         // on probing it. A probe that failed: not only the time since the last one that got through, which a poll
         // busy with its refreshers (a large route reload, a hub waiting on its lock) also lets grow.
@@ -62,11 +76,19 @@ final class StoreFollower: Sendable {
             return now + StoreFollower.interval
         }
         self.timer.withLock { $0 = timer }
+        refreshing.store(true, ordering: .releasing)
+        let refresher = Thread { [self] in refreshWhileRunning() }
+        refresher.name = "linkserver-store-refresh"
+        refresher.start()
         timer.start()
     }
 
     func stop() {
         timer.withLock { $0 }?.stop()
+        if refreshing.exchange(false, ordering: .acquiringAndReleasing) {
+            refreshWake.signal()
+            refresherEnded.wait()
+        }
         // Stopped, it no longer knows: calls made after this (a stop's last writes) are tried.
         store.failFast { false }
     }
@@ -84,7 +106,7 @@ final class StoreFollower: Sendable {
         timer.withLock { $0 }?.schedule(.now)
     }
 
-    /// Reads the revisions and refreshes every table that moved.
+    /// Reads the revisions (the probe); wakes the refreshing thread when one moved.
     func poll() {
         let revisions: [SharedTable: Int]
         do {
@@ -110,6 +132,40 @@ final class StoreFollower: Sendable {
         lastReached.withLock { $0 = .now }
         lastRenewal.withLock { $0 = .now }
         if failing.exchange(false, ordering: .relaxed) { logger.notice("shared store reachable again") }
+        latest.withLock { $0 = revisions }
+        if hasMoved() { refreshWake.signal() }
+        let due = afterReach.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+        for work in due { work() }
+    }
+
+    /// Whether a table with a refresher moved since its last refresh, as the last probe read the revisions.
+    private func hasMoved() -> Bool {
+        guard let revisions = latest.withLock({ $0 }) else { return false }
+        let known = seen.withLock { $0 }
+        return refreshers.contains { revisions[$0.0] != known[$0.0] }
+    }
+
+    /// The refreshing thread: refreshes what moved when a probe says so, and every second anyway (a refresh that
+    /// failed is tried again). A wake-up that comes during a refresh is kept by the semaphore: what a probe found
+    /// meanwhile is refreshed at once after it.
+    private func refreshWhileRunning() {
+        while refreshing.load(ordering: .acquiring) {
+            _ = refreshWake.wait(timeout: .now() + .seconds(1))
+            // The probes that found the same move during a long refresh ask once.
+            while refreshWake.wait(timeout: .now()) == .success {}
+            guard refreshing.load(ordering: .acquiring) else { break }
+            refreshMoved()
+        }
+        refresherEnded.signal()
+    }
+
+    /// Refreshes every table whose revision, as the last probe read it, moved since its last refresh. On the
+    /// refreshing thread (and once at start, before the instance is ready).
+    private func refreshMoved() {
+        guard let revisions = latest.withLock({ $0 }) else { return }
         let known = seen.withLock { $0 }
         for (table, refresh) in refreshers where revisions[table] != known[table] {
             do {
@@ -121,10 +177,5 @@ final class StoreFollower: Sendable {
                     metadata: ["table": "\(table.rawValue)", "error": "\(error)"])
             }
         }
-        let due = afterReach.withLock { pending in
-            defer { pending = [] }
-            return pending
-        }
-        for work in due { work() }
     }
 }

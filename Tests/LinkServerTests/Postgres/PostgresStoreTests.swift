@@ -105,11 +105,11 @@ extension PostgresSuites {
             }
         }
 
-        /// Calls fail fast only once a probe failed: a poll busy with its refreshers for longer than
-        /// `StoreFollower.unreachableAfter` (a large route reload, a hub waiting on its lock) while the database
-        /// answers leaves calls going to it (they were refused, the time since the last probe alone deciding). And work
-        /// asked for after the next reach runs once the follower's poll gets through.
-        @Test func aFollowerBusyRefreshingDoesNotMakeCallsFailFast() async throws {
+        /// A refresh that takes longer than `StoreFollower.unreachableAfter` (a large route reload, a hub waiting on its
+        /// lock, a read stuck on a connection the database ended) while the database answers leaves the instance ready
+        /// and calls going to it: the probes go on beside it (they waited for it, and `/readyz` said 503). And work
+        /// asked for after the next reach runs once the follower's probe gets through.
+        @Test func aFollowerBusyRefreshingStaysReadyAndCallsGoToTheStore() async throws {
             try await Self.onTwoStores { (a, b) throws in
                 let refreshing = DispatchSemaphore(value: 0)
                 let release = DispatchSemaphore(value: 0)
@@ -137,7 +137,11 @@ extension PostgresSuites {
                 follower.pollSoon()
                 #expect(refreshing.wait(timeout: .now() + 10) == .success)
                 Thread.sleep(forTimeInterval: Double(StoreFollower.unreachableAfter.components.seconds) + 0.5)
-                #expect(!follower.isReachable)
+                #expect(follower.isReachable)
+                // Probed meanwhile: work asked for now runs without waiting for the refresh.
+                let probed = DispatchSemaphore(value: 0)
+                follower.afterNextReach { probed.signal() }
+                #expect(probed.wait(timeout: .now() + 10) == .success)
                 // The database answers, and no probe failed: calls go to it.
                 try a.setMeta("busy.test", "written")
                 #expect(try b.meta("busy.test") == "written")
