@@ -87,7 +87,7 @@ import Testing
     /// not have, is "exit 2 at start" when it comes from the routes file, with a message naming the field and the
     /// template; nothing listens.
     @Test(arguments: [
-        ("https://{id}.example.com/", "the URL has no host"),
+        ("https://{id}.example.com/", "a placeholder may not stand in the host"),
         ("https://www.example.com/{nope}", "/u/:id has no parameter 'nope'"),
     ])
     func aBadLinkTemplateInTheRoutesFileStopsTheStart(template: String, reason: String) throws {
