@@ -79,6 +79,9 @@ public final class EventBus: Sendable {
     private let reserveSeq: (@Sendable (Int) throws -> Int)?
     /// Serialises reservations, so one emit reserves while the others wait for it.
     private let reserving = Mutex(())
+    /// Serialises emits: an emit committed before it is delivered (``emit(_:time:now:committingFirst:)``) holds it
+    /// from its `seq` to its delivery, so no later `seq` reaches a queue before it.
+    private let emitting = Mutex(())
 
     /// A bus with the built-in types and then `types`.
     ///
@@ -504,6 +507,58 @@ public final class EventBus: Sendable {
     public func emit(
         _ location: Location, extra: JSONValue, time: String, now: ContinuousClock.Instant = .now
     ) throws(LinkError) -> EmitResult {
+        try emitting.withLock { _ throws(LinkError) in
+            try prepare(location, extra: extra, time: time, now: now, deliveringNow: true).result
+        }
+    }
+
+    /// Emits events that must be committed before anyone receives them (a slot's change and its `slotChanged`
+    /// events, written together): each gets its `seq`, then `commit` is handed the results (what will reach which
+    /// types) before any event is queued, then they are delivered to the subscriptions that were there at their
+    /// `seq` and are still open. When `commit` throws, nothing is delivered (the `seq`s are skipped: gaps are
+    /// allowed) and its error is rethrown. Other emits wait meanwhile, so every queue still receives events in
+    /// `seq` order.
+    public func emit(
+        _ events: [(location: Location, extra: JSONValue)], time: String, now: ContinuousClock.Instant = .now,
+        committingFirst commit: ([EmitResult]) throws -> Void
+    ) throws -> [EmitResult] {
+        try emitting.withLock { _ in
+            var prepared: [PreparedEmit] = []
+            for event in events {
+                prepared.append(
+                    try prepare(event.location, extra: event.extra, time: time, now: now, deliveringNow: false))
+            }
+            let results = prepared.map(\.result)
+            try commit(results)
+            var wake: [(Subscription.Waiter, PollResult)] = []
+            state.withLock { state in
+                for emit in prepared {
+                    for (event, ids) in emit.planned {
+                        for id in ids {
+                            guard let subscription = state.subscriptions[id] else { continue }
+                            EventBus.enqueue(
+                                event, into: subscription, limit: limits.queueLimit, now: now, &state, &wake)
+                        }
+                    }
+                }
+            }
+            while let (waiter, answer) = wake.popLast() { waiter.complete(answer) }
+            return results
+        }
+    }
+
+    /// An emit given its `seq`, and, when it is not delivered at once, the ids of the subscriptions each of its
+    /// events is for.
+    private struct PreparedEmit: Sendable {
+        var result: EmitResult
+        var planned: [(event: Event, ids: [String])] = []
+    }
+
+    /// Gives an emit its `seq` and finds its subscribers; with `deliveringNow`, queues it in each and answers their
+    /// waiting polls, else plans the delivery. Called with ``emitting`` held.
+    private func prepare(
+        _ location: Location, extra: JSONValue, time: String, now: ContinuousClock.Instant, deliveringNow: Bool
+    ) throws(LinkError) -> PreparedEmit {
         while true {
             // The polls to answer, moved out of the lock (held here alone, so each is let go as it is answered).
             var wake: [(Subscription.Waiter, PollResult)] = []
@@ -521,9 +576,12 @@ public final class EventBus: Sendable {
                 var reached: Set<String> = []
                 var delivered = 0
                 var events: [Event] = []
+                var planned: [(event: Event, ids: [String])] = []
                 // At most every waiting poll of the matched types wakes (not every poll waiting on the bus).
-                wake.reserveCapacity(
-                    min(state.waiting, matches.reduce(0) { $0 + (state.subscribers[$1.index]?.count ?? 0) }))
+                if deliveringNow {
+                    wake.reserveCapacity(
+                        min(state.waiting, matches.reduce(0) { $0 + (state.subscribers[$1.index]?.count ?? 0) }))
+                }
                 for (index, parameters) in matches {
                     guard let subscribers = state.subscribers[index], let type = state.catalog.type(at: index) else {
                         continue
@@ -532,38 +590,59 @@ public final class EventBus: Sendable {
                         seq: state.seq, type: type, location: location, parameters: parameters, extra: extra,
                         time: time)
                     let before = delivered
+                    var ids: [String] = []
                     for (id, subscription) in subscribers where matches.count == 1 || reached.insert(id).inserted {
                         // One past its `ttl` is gone though the sweep has not removed it yet (as a poll finds).
                         if subscription.hasExpired(at: now) { continue }
                         delivered += 1
-                        subscription.enqueue(event, limit: limits.queueLimit)
-                        if let waiter = subscription.waiter {
-                            subscription.waiter = nil
-                            subscription.lastActive = max(subscription.lastActive, now)
-                            state.waiting -= 1
-                            wake.append((waiter, subscription.answer()))
+                        if deliveringNow {
+                            EventBus.enqueue(
+                                event, into: subscription, limit: limits.queueLimit, now: now, &state, &wake)
+                        } else {
+                            ids.append(id)
                         }
                     }
-                    if delivered > before { events.append(event) }
+                    if delivered > before {
+                        events.append(event)
+                        if !deliveringNow { planned.append((event, ids)) }
+                    }
                 }
                 let matched = matches.compactMap { state.catalog.type(at: $0.index)?.label }
-                return .emitted(EmitResult(seq: state.seq, delivered: delivered, matched: matched, reached: events))
+                return .emitted(
+                    PreparedEmit(
+                        result: EmitResult(seq: state.seq, delivered: delivered, matched: matched, reached: events),
+                        planned: planned))
             }
             switch attempt {
             case .reserve(let limit):
                 try reserve(beyond: limit)
-            case .emitted(let result):
+            case .emitted(let prepared):
                 // Each waiter is let go as soon as it is answered, so the poll's connection thread, not this one,
                 // usually frees the request (one emit answers thousands; the order among them is no contract).
                 while let (waiter, answer) = wake.popLast() { waiter.complete(answer) }
-                return result
+                return prepared
             }
+        }
+    }
+
+    /// Queues `event` in `subscription` and takes its waiting poll, if any, to be answered once the lock is let go.
+    @inline(__always)
+    private static func enqueue(
+        _ event: Event, into subscription: Subscription, limit: Int, now: ContinuousClock.Instant, _ state: inout State,
+        _ wake: inout [(Subscription.Waiter, PollResult)]
+    ) {
+        subscription.enqueue(event, limit: limit)
+        if let waiter = subscription.waiter {
+            subscription.waiter = nil
+            subscription.lastActive = max(subscription.lastActive, now)
+            state.waiting -= 1
+            wake.append((waiter, subscription.answer()))
         }
     }
 
     private enum EmitAttempt {
         case reserve(limit: Int)
-        case emitted(EmitResult)
+        case emitted(PreparedEmit)
     }
 
     /// Persists a new `seq` limit ``seqBlock`` above `limit`, unless another emit already did.

@@ -260,10 +260,12 @@ struct LocalEventHub: EventHub {
         time: String
     ) throws {
         guard let journal else { throw LinkError(.internal, "No journal commits slot changes") }
-        // Delivered first, as every emit is (a poll waiting for it is answered while the commit runs); the slot's row
-        // and the events' are then written in one transaction: a crash keeps both or neither.
-        let results = try events.map { try types.emit($0.location, extra: $0.extra, time: time) }
-        try journal.changedSlot(name, to: presentation, told: results)
+        // The slot's row and its events' are written in one transaction (a crash keeps both or neither), and the
+        // events are delivered only once it is committed: a change refused (503, a full disk) tells no one, nor does
+        // an expiry tried again every second until the disk takes it.
+        _ = try types.emit(events, time: time) { results in
+            try journal.changedSlot(name, to: presentation, told: results)
+        }
     }
 
     func poll(_ id: String, after: Int?, wait: Duration, waiter: any PollAnswerWaiter) throws -> PollAnswer? {

@@ -31,6 +31,44 @@ final class Answers: Sendable {
         return nil
     }
 
+    /// Events committed before they are delivered (a slot's change and its `slotChanged`): the commit is handed
+    /// their `seq`s and what they reach before any queue has them; a commit that fails delivers nothing and skips
+    /// its `seq`s; a waiting poll is answered once the commit is done.
+    @Test func eventsCommittedFirstReachNoQueueBeforeTheirCommit() throws {
+        let bus = EventBus()
+        let id = try subscribe(bus, [EventTypeRequest(path: "/slots/:slot")])
+        let answers = Answers()
+        #expect(
+            try bus.poll(id, after: nil, wait: .seconds(30), now: t0, complete: answers.record) == .waiting)
+        let events = [
+            (location: try location("/slots/a"), extra: JSONValue.int(1)),
+            (location: try location("/slots/a"), extra: JSONValue.int(2)),
+        ]
+        let failed = #expect(throws: LinkError.self) {
+            _ = try bus.emit(events, time: "t") { results in
+                #expect(results.map(\.seq) == [1, 2])
+                #expect(results.map(\.delivered) == [1, 1])
+                throw LinkError(.unavailable, "the disk is full")
+            }
+        }
+        #expect(failed?.code == .unavailable)
+        #expect(answers.count == 0)
+        #expect(try bus.peek(id, after: nil).events.isEmpty)
+        let committed = Mutex<[Int]>([])
+        let results = try bus.emit(events, time: "t") { results in
+            // Nothing is queued yet while the commit runs.
+            #expect(answers.count == 0)
+            committed.withLock { $0 = results.map(\.seq) }
+        }
+        #expect(results.map(\.seq) == [3, 4])
+        #expect(committed.withLock { $0 } == [3, 4])
+        #expect(answers.all.first?.events.map(\.seq) == [3])
+        #expect(try bus.peek(id, after: nil).events.map(\.seq) == [3, 4])
+        // An ordinary emit after them follows in `seq` order.
+        #expect(try bus.emit(location("/slots/b"), extra: nil, time: "t").seq == 5)
+        #expect(try bus.peek(id, after: nil).events.map(\.seq) == [3, 4, 5])
+    }
+
     @Test func emitsReachEverySubscriberOfAMatchingType() throws {
         let bus = EventBus()
         let a = try subscribe(bus, [EventTypeRequest(path: "/seek/:progress", name: "onSeekProgress")])

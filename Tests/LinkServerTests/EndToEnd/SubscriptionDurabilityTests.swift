@@ -429,15 +429,19 @@ import Testing
         }
     }
 
-    /// A slot change whose commit fails is not made: no slot shows what no event told of.
-    @Test func aSlotChangeWhoseEventCannotBeWrittenIsNotMade() throws {
-        try Self.withJournalThatCannotWrite { (store, _, types) throws in
+    /// A slot change whose commit fails is not made, and tells no one: its events are delivered only once committed
+    /// (a subscriber told of a change refused with a 503 would show what the slot does not; an expiry tried again
+    /// every second would tell it every second).
+    @Test func aSlotChangeWhoseEventCannotBeWrittenIsNotMadeNorTold() throws {
+        try Self.withJournalThatCannotWrite { (store, bus, types) throws in
+            // Opened on the bus alone: the journal can write nothing.
+            let subscriber = try bus.open([EventTypeRequest(name: "slotChanged")], ttl: .seconds(60), now: .now)
             let board = try SlotBoard(store: store, hub: types.hub)
             #expect(throws: (any Error).self) {
                 try board.present("banner", id: "p1", priority: 1, payload: .null, ttl: 60)
             }
-            #expect(try store.loadSlots().isEmpty)
             #expect(board.current("banner") == nil)
+            #expect(try bus.peek(subscriber.id, after: nil).events.isEmpty)
         }
     }
 
