@@ -49,6 +49,8 @@ public struct ClickReport: Sendable, Equatable {
         byDay = Array(repeating: Figures(), count: Int(range.to - range.from + 1))
         var perRoute: [String: RouteFigures] = [:]
         var currents: [String: CurrentRoute?] = [:]
+        /// The day of the counter a row no longer registered took its name from.
+        var namedOn: [String: Int64] = [:]
         // Every sum stops at ClickCount.maximum: counters of a store edited by hand cannot overflow it (a trap).
         let add = ClickCount.adding
         for count in counts where range.contains(count.key.day) {
@@ -84,9 +86,15 @@ public struct ClickReport: Sendable, Equatable {
             }
             guard !key.pattern.isEmpty, key.kind != .unmatched else { continue }
             var route =
-                perRoute[rowPattern]
-                ?? RouteFigures(pattern: rowPattern, name: now?.name ?? count.name, figures: Figures())
-            if now == nil, route.name == nil { route.name = count.name }
+                perRoute[rowPattern] ?? RouteFigures(pattern: rowPattern, name: nil, figures: Figures())
+            if let now {
+                // The route's name now, none included: a name it had once would be one `route=` cannot find.
+                route.name = now.name
+            } else if let name = count.name, key.day >= (namedOn[rowPattern] ?? .min) {
+                // No longer registered: the name of its last click.
+                route.name = name
+                namedOn[rowPattern] = key.day
+            }
             switch key.kind {
             case .click: route.figures.clicks = add(n, route.figures.clicks)
             case .open: route.figures.opens = add(n, route.figures.opens)

@@ -88,28 +88,32 @@ import Testing
     }
 
     /// A row shows the route registered under its pattern now: renamed, named after its first clicks, or registered
-    /// again with other parameter names, it is one row, and `route=` covers it whole. A pattern no longer registered
-    /// keeps the name of its last click.
+    /// again with other parameter names, it is one row, and `route=` covers it whole; one unnamed now shows no name.
+    /// A pattern no longer registered keeps the name of its last day's click.
     @Test func rowsNameTheRouteRegisteredNow() {
         let d = Self.nov1
         let counts = [
             count(d, "/camp", "desktop", .click, 1, name: "spring"),
             count(d, "/users/:id", "ios", .click, 2),
             count(d + 1, "/users/:uid", "ios", .click, 3, name: "user"),
+            count(d + 1, "/gone", "ios", .click, 1, name: "renamed"),
             count(d, "/gone", "ios", .click, 1, name: "old"),
+            count(d, "/plain", "ios", .click, 1, name: "was"),
         ]
         let registered: [String: ClickReport.CurrentRoute] = [
             "/camp": .init(pattern: "/camp", name: "autumn"),
             "/users/:id": .init(pattern: "/users/:uid", name: "member"),
             "/users/:uid": .init(pattern: "/users/:uid", name: "member"),
+            "/plain": .init(pattern: "/plain", name: nil),
         ]
         let range = DayRange(from: d, to: d + 1)
         let report = ClickReport(counts, range: range) { registered[$0] }
         #expect(
             report.json()["routes"] == [
                 ["name": "member", "pattern": "/users/:uid", "clicks": 5, "opens": 0, "bots": 0],
+                ["name": "renamed", "pattern": "/gone", "clicks": 2, "opens": 0, "bots": 0],
                 ["name": "autumn", "pattern": "/camp", "clicks": 1, "opens": 0, "bots": 0],
-                ["name": "old", "pattern": "/gone", "clicks": 1, "opens": 0, "bots": 0],
+                ["name": nil, "pattern": "/plain", "clicks": 1, "opens": 0, "bots": 0],
             ])
         let member = ClickReport(counts, range: range, pattern: "/users/:uid") { registered[$0] }
         #expect(member.json()["clicks"] == 5)
