@@ -65,6 +65,14 @@ public struct LocationTemplate: Sendable, Hashable, CustomStringConvertible {
         self.parts = parts
     }
 
+    /// Whether something other than a fragment follows `{location}` in the path (`/v2{location}?src=x`,
+    /// `/app{location}/edit`): the location's own query would take it.
+    var continuesAfterPathLocation: Bool {
+        guard let index = parts.firstIndex(of: .location(.path)), index + 1 < parts.count else { return false }
+        if case .text(let text) = parts[index + 1], text.hasPrefix("#") { return false }
+        return true
+    }
+
     /// The parameter names the template refers to, in order.
     var parameterNames: [String] {
         parts.compactMap { part in

@@ -29,6 +29,15 @@ public enum RedirectTarget: Sendable {
         case .location(let template):
             let checked = try template.validated(against: pattern, field: field)
             if stored { return .location(checked) }
+            if checked.continuesAfterPathLocation {
+                throw LinkError(
+                    .invalidRule,
+                    "Template '\(template)' in '\(field)': {location} in a path ends it (its own query would take what follows)",
+                    details: [
+                        "field": .string(field), "template": .string(template.description),
+                        "reason": "text after {location} in a path",
+                    ])
+            }
             // A template must give a location whatever the values: try it with placeholder values.
             let sample = checked.render(
                 params: PathParameters(

@@ -93,6 +93,8 @@ import Testing
         ),
         (#"{"path": "/u/:id", "redirect": [{"to": {"name": "bad name"}}]}"#, .invalidRule, "redirect[0].to.name"),
         (#"{"path": "/u/:id", "redirect": [{"to": {"name": ""}}]}"#, .invalidRule, "redirect[0].to.name"),
+        (#"{"path": "/u/:id", "redirect": [{"to": "/v2{location}?src=legacy"}]}"#, .invalidRule, "redirect[0].to"),
+        (#"{"path": "/u/:id", "redirect": [{"to": "/app{location}/{id}"}]}"#, .invalidRule, "redirect[0].to"),
     ])
     func validatesPatternsAndTemplatesAtRegistration(text: String, code: LinkError.Code, field: String) throws {
         let table = RouteTable()
