@@ -30,6 +30,7 @@ final class StoreFollower: Sendable {
     /// Wakes the refreshing thread (``refreshWhileRunning()``): a probe found a revision moved, or the follower stops.
     private let refreshWake = DispatchSemaphore(value: 0)
     private let refreshing = Atomic<Bool>(false)
+    private let stopping = Atomic<Bool>(false)
     private let refresherEnded = DispatchSemaphore(value: 0)
     /// The revisions the last probe that got through read.
     private let latest = Mutex<[SharedTable: Int]?>(nil)
@@ -85,6 +86,7 @@ final class StoreFollower: Sendable {
 
     func stop() {
         timer.withLock { $0 }?.stop()
+        stopping.store(true, ordering: .releasing)
         if refreshing.exchange(false, ordering: .acquiringAndReleasing) {
             refreshWake.signal()
             refresherEnded.wait()
@@ -93,8 +95,7 @@ final class StoreFollower: Sendable {
         store.failFast { false }
     }
 
-    /// Runs `work` on the follower's thread after the next poll that reaches the store (at once if it is reached
-    /// now): what must follow a reconnect of the listening connection, whose own connection may come back before
+    /// Runs `work` (on a thread of Dispatch's) after the next probe that reaches the store: what must follow a reconnect of the listening connection, whose own connection may come back before
     /// the pool's, so that the work would fail and be lost.
     func afterNextReach(_ work: @escaping @Sendable () -> Void) {
         afterReach.withLock { $0.append(work) }
@@ -138,7 +139,9 @@ final class StoreFollower: Sendable {
             defer { pending = [] }
             return pending
         }
-        for work in due { work() }
+        // Off this thread: the work reads the store too (a hub catching up after its listener reconnected), and a
+        // read stuck on a dead connection must not hold the probes.
+        for work in due { DispatchQueue.global().async(execute: work) }
     }
 
     /// Whether a table with a refresher moved since its last refresh, as the last probe read the revisions.
@@ -168,6 +171,8 @@ final class StoreFollower: Sendable {
         guard let revisions = latest.withLock({ $0 }) else { return }
         let known = seen.withLock { $0 }
         for (table, refresh) in refreshers where revisions[table] != known[table] {
+            // A stop does not wait for every table, one stuck read each.
+            guard !stopping.load(ordering: .acquiring) else { return }
             do {
                 try refresh(revisions[table] ?? 0)
                 seen.withLock { $0[table] = revisions[table] }
