@@ -283,7 +283,14 @@ def a_write_without_token_shows_a_prompt_not_a_blank_page(server, console):
 
 def a_wrong_token_is_refused_and_asked_again(server, console):
     console.find('[data-status="route-form"] button').click()
-    console.sign_in("not-the-token")
+    # A token a header cannot carry (a pasted zero-width space) is refused in the dialog: the browser would refuse
+    # every request with it, which read as "the server could not be reached".
+    console.sign_in("tok\u200ben")
+    console.wait_text("#login-error", "printable ASCII")
+    assert console.find("#login").get_attribute("open") is not None, "the dialog closed"
+    assert console.driver.execute_script("return sessionStorage.getItem('linkserver.token')") is None
+    console.type("#login-token", "not-the-token")
+    console.find("#login-submit").click()
     console.find("#route-submit").click()
     console.wait_text("#login-reason", "refused")
     console.sign_in(TOKEN)
@@ -564,6 +571,30 @@ def edit_a_resource_and_hit_a_conflict(server, console):
     console.find("#resource-save").click()
     console.wait_text('[data-status="resource-edit"]', f"at revision {revision + 1}")
     console.wait_text("#resource-list", '{"newCheckout":true}')
+
+
+def numbers_a_page_cannot_keep_are_neither_sent_nor_saved_over(server, console):
+    # Typed in the form: refused, not sent as the nearest double.
+    console.go("resources")
+    console.type("#resource-path", "/big/:n")
+    console.type("#resource-value", '{"id": 9007199254740993}')
+    console.find("#resource-submit").click()
+    console.wait_text('[data-status="resource-create"]', "9007199254740993, a number a page cannot send exactly")
+    status, _, body = server.call("GET", "/v1/resources")
+    assert not any(r["path"] == "/big/:n" for r in json.loads(body)["resources"]), body
+    # Stored by the API: shown rounded, and not saved over from the page.
+    # (Python's json writes the integer exactly.)
+    status, _, body = server.call("POST", "/v1/resources", {"path": "/big/:n", "value": {"id": 9007199254740993, "note": "x"}})
+    assert status == 201, body
+    console.find("#resources-refresh").click()
+    row = console.wait(lambda: console.finds('#resource-list tr[data-path="/big/:n"]'), "the big resource")[0]
+    console.press(row.find_element(By.CSS_SELECTOR, 'button[aria-label="Edit /big/:n"]'))
+    console.wait_text('[data-status="resource-edit"]', "a whole number past 2^53")
+    assert not console.find("#resource-save").is_enabled(), "Save is offered for a value the page holds rounded"
+    status, _, body = server.call("GET", "/v1/resources?loc=/big/1")
+    assert b"9007199254740993" in body, body
+    status, _, body = server.call("DELETE", "/v1/resources?path=%2Fbig%2F%3An")
+    assert status == 204, body
 
 
 def create_a_computed_resource_and_choose_on_exists(server, console):
@@ -1154,6 +1185,18 @@ def with_a_read_token_the_console_asks_for_one_and_reads_with_it(server, console
         console.sign_in(TOKEN)
         console.find("#route-submit").click()
         console.wait_text('[data-status="route-form"]', "Registered /read/:only")
+        # Signed out, the events tail is refused; its sign-in cancelled, it stops saying so, and signing in from
+        # that message starts it again (it stayed stopped until Resume).
+        console.find("#auth-button").click()
+        console.wait_text("#auth-state", "No token")
+        console.go("events")
+        console.wait(lambda: console.find("#login").get_attribute("open") is not None, "the sign-in dialog")
+        console.find("#login-cancel").click()
+        console.wait_text("#tail-state", "401 unauthorized")
+        console.find("#tail-state button").click()
+        console.sign_in(READ_TOKEN)
+        console.wait_text("#tail-state", "Live")
+        assert console.find("#tail-pause").text == "Pause", console.find("#tail-pause").text
     finally:
         console.server = server
         reader.stop()
@@ -1172,6 +1215,7 @@ CHECKS = [
     context_json_decides_a_redirect_rule,
     try_by_name_with_a_query_and_as_a_bot,
     edit_a_resource_and_hit_a_conflict,
+    numbers_a_page_cannot_keep_are_neither_sent_nor_saved_over,
     create_a_computed_resource_and_choose_on_exists,
     delete_a_resource_and_meet_a_changed_revision,
     an_emitted_event_appears_in_the_tail,

@@ -67,6 +67,14 @@ function ask(reason) {
         error.hidden = false;
         return;
       }
+      // A header carries printable ASCII only: a pasted zero-width space or a letter such as ø would make every
+      // request fail in the browser, before it reaches the server.
+      const stray = token.match(/[^\x20-\x7E]/u);
+      if (stray) {
+        error.textContent = `A token is written in printable ASCII; this one holds U+${stray[0].codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}. Paste it again, or cancel.`;
+        error.hidden = false;
+        return;
+      }
       finish(token);
     };
     const onCancel = (event) => {

@@ -47,14 +47,47 @@ export function pretty(value) {
   return JSON.stringify(value, null, 2);
 }
 
-/** Parses a JSON text field; an empty field gives `fallback`. Throws a readable error naming the field. */
+/**
+ * Parses a JSON text field; an empty field gives `fallback`. Throws a readable error naming the field. A number the
+ * page cannot send as written is refused rather than changed: a whole number past 2^53 (JavaScript keeps the nearest
+ * double: 9007199254740993 would be sent as …992) or one too large for a double (1e400 would be sent as null).
+ */
 export function parseJSONField(text, name, fallback = undefined) {
   if (text.trim() === "") return fallback;
+  let inexact = null;
+  let parsed;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text, (key, value, context) => {
+      const source = context?.source;
+      if (typeof value === "number" && inexact === null
+          && (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value)
+            && (source === undefined || /^-?\d+$/.test(source))))) {
+        inexact = source ?? String(value);
+      }
+      return value;
+    });
   } catch (error) {
     throw new Error(`${name} is not valid JSON: ${error.message}`);
   }
+  if (inexact !== null) {
+    throw new Error(`${name} holds ${inexact}, a number a page cannot send exactly (whole numbers up to 9007199254740991 either way): write it as a string, or send it with the API.`);
+  }
+  return parsed;
+}
+
+/**
+ * The first number in `value` (as a page read it) that is not the one the server sent: a whole number past 2^53
+ * comes out rounded. `undefined` when there is none.
+ */
+export function roundedNumber(value) {
+  if (typeof value === "number") return Number.isInteger(value) && !Number.isSafeInteger(value) ? value : undefined;
+  if (value && typeof value === "object") {
+    for (const item of Object.values(value)) {
+      const found = roundedNumber(item);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
 }
 
 /**

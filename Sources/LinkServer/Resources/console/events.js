@@ -1,5 +1,5 @@
 // Events: a live tail of the event bus (long-poll, pausable) and a form to emit one.
-import { post } from "./api.js";
+import { auth, post } from "./api.js";
 import { h, field, pretty, parseJSONField, Status, describeError } from "./dom.js";
 import { Tail } from "./tail.js";
 
@@ -24,6 +24,8 @@ export const eventsView = {
     const patterns = h("input", { id: "tail-patterns", name: "patterns", value: "", placeholder: "/seek/:progress, /orders/*rest", autocomplete: "off" });
     const pause = h("button", { type: "button", id: "tail-pause" }, "Pause");
     let tail = null;
+    // Stopped by a 401 whose sign-in was cancelled: a sign-in later starts it again (see `resume`).
+    let stoppedForToken = false;
     const trim = () => trimList(list);
 
     const start = async () => {
@@ -51,6 +53,8 @@ export const eventsView = {
           state.replaceChildren(text, ...(error ? [" — ", ...describeError(error)] : []));
           // The button says what it will do: a tail stopped by an error, or paused by leaving the view, resumes.
           pause.textContent = tail?.running ? "Pause" : "Resume";
+          // Stopped for want of a token: signing in (which shows the view again) starts it again.
+          stoppedForToken = !tail?.running && error?.code === "unauthorized";
         },
       });
       pause.textContent = "Pause";
@@ -116,8 +120,9 @@ export const eventsView = {
       }
     };
     this.resume = () => {
-      if (pausedByLeaving && tail) {
+      if ((pausedByLeaving || (stoppedForToken && auth.token)) && tail) {
         pausedByLeaving = false;
+        stoppedForToken = false;
         tail.start();
       }
     };

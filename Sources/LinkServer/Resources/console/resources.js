@@ -1,6 +1,6 @@
 // Resources: list, create, edit (with revision conflicts shown) and delete (API.md §4).
 import { get, request, query } from "./api.js";
-import { h, field, pretty, parseJSONField, Status, wrapping } from "./dom.js";
+import { h, field, pretty, parseJSONField, roundedNumber, Status, wrapping } from "./dom.js";
 
 export const resourcesView = {
   build(section) {
@@ -91,10 +91,11 @@ export const resourcesView = {
     const editTitle = h("h3", { id: "resource-edit-title" }, "Edit");
     const editValue = h("textarea", { id: "resource-edit-value", name: "editValue", rows: 5 });
     const conflict = h("div", { id: "resource-conflict", class: "conflict", role: "alert", hidden: true });
+    const saveButton = h("button", { type: "submit", id: "resource-save" }, "Save");
     const editForm = h("form", { id: "resource-edit-form", class: "card", hidden: true },
       editTitle, field("Value (JSON)", editValue), conflict,
       h("div", { class: "buttons" },
-        h("button", { type: "submit", id: "resource-save" }, "Save"),
+        saveButton,
         h("button", { type: "button", onclick: () => (editForm.hidden = true) }, "Close")),
       editStatus.element);
 
@@ -102,9 +103,15 @@ export const resourcesView = {
       editing.resource = resource;
       const computed = "compute" in resource;
       editTitle.textContent = `Edit ${resource.path} (revision ${resource.revision}${computed ? ", computed" : ""})`;
-      editValue.value = pretty(computed ? resource.compute : resource.value);
+      const content = computed ? resource.compute : resource.value;
+      editValue.value = pretty(content);
       conflict.hidden = true;
-      editStatus.ok();
+      // A whole number past 2^53 reached the page rounded: saving would write the rounded one over it.
+      const rounded = roundedNumber(content);
+      saveButton.disabled = rounded !== undefined;
+      if (rounded !== undefined) {
+        editStatus.error(new Error(`This value holds a whole number past 2^53, shown here rounded (${rounded}): a page cannot keep it exactly, so it is not saved from here. Change it with the API.`));
+      } else editStatus.ok();
       editForm.hidden = false;
       editValue.focus();
     };

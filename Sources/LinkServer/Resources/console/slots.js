@@ -69,7 +69,11 @@ export const slotsView = {
           }
           load();
         },
-        onState: (text, error) => status[error ? "error" : "ok"](error || `Watching ${watched}: ${text}`),
+        onState: (text, error) => {
+          status[error ? "error" : "ok"](error || `Watching ${watched}: ${text}`);
+          // A watch stopped by an error (a 429, a sign-in cancelled) has ended: the button starts another.
+          watchButton.textContent = tail?.running ? "Stop watching" : "Watch";
+        },
       });
       watchButton.textContent = "Stop watching";
       tail.start();
