@@ -53,6 +53,8 @@ public final class LinkClient: Sendable {
     func wire(timeout: TimeInterval) -> Wire {
         let configuration = (session.configuration.copy() as? URLSessionConfiguration) ?? .default
         configuration.timeoutIntervalForRequest = timeout
+        // A resource timeout below the poll's wait would end every idle poll early (each then released by the next).
+        configuration.timeoutIntervalForResource = max(configuration.timeoutIntervalForResource, timeout)
         let polls = URLSession(
             configuration: configuration, delegate: session.delegate, delegateQueue: session.delegateQueue)
         return Wire(baseURL: baseURL, token: token, session: polls)

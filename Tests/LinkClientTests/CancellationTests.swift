@@ -39,6 +39,37 @@ import Testing
         }
     }
 
+    /// A call made by a task already cancelled (a job shutting down that still calls `emit`) is answered
+    /// `cancelled` and its request is never started: on Linux an abandoned request is left to run, so it was sent.
+    @Test func aCallFromACancelledTaskStartsNoRequest() async throws {
+        let started = Mutex(false)
+        let call = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await DetachedCall.run(deadline: 10, started: { _ in started.withLock { $0 = true } }) { 1 }
+        }
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(!started.withLock { $0 })
+    }
+
+    /// An event sequence's consumer cancelled at any moment, a poll starting included, never stops the process: the
+    /// polls' session is closed only once the last poll's request is over (a request made on a closed session is
+    /// FoundationNetworking's "Session invalidated" fatal error, Darwin's exception).
+    @Test func cancellingAnEventSequenceAtAnyMomentNeverStopsTheProcess() async throws {
+        try await withLiveServer { server in
+            let client = server.client()
+            for round in 0..<200 {
+                let consumer = Task {
+                    for try await _ in client.events([.path("/race/:i")], wait: 1) {}
+                }
+                try await Task.sleep(for: .microseconds((round * 97) % 5_000))
+                consumer.cancel()
+                _ = try? await consumer.value
+            }
+            // The client is still in working order.
+            #expect(try await client.emit(location: "/race/1").matched == ["/race/:i"])
+        }
+    }
+
     /// A request whose completion never comes (as URLSession on Linux has been seen to lose one) ends at the
     /// deadline as a timeout.
     @Test func aLostAnswerEndsAtTheDeadline() async throws {
@@ -58,8 +89,10 @@ import Testing
     @Test func aCancelledCallerIsAnsweredAtOnce() async throws {
         let workCancelled = Mutex<Bool?>(nil)
         let release = AsyncStream<Void>.makeStream()
+        let running = Mutex(false)
         let call = Task {
-            try await DetachedCall.run(deadline: 60) { () async throws -> Int in
+            try await DetachedCall.run(deadline: 60, started: { _ in running.withLock { $0 = true } }) {
+                () async throws -> Int in
                 for await _ in release.stream {}
                 workCancelled.withLock { $0 = Task.isCancelled }
                 return 1
@@ -72,6 +105,8 @@ import Testing
             try? await Task.sleep(for: .seconds(5))
             release.continuation.finish()
         }
+        // Cancelled once its request runs (a call cancelled before it starts none: see below).
+        #expect(try await waitUntil { running.withLock { $0 } })
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         release.continuation.finish()

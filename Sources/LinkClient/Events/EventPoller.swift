@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The state behind an ``EventSequence/Iterator``: the subscription, the cursor to acknowledge, and the elements
 /// taken from the last answer that the consumer has not had yet.
 ///
@@ -51,7 +55,7 @@ final class EventPoller {
 
     deinit {
         guard !finished else { return }
-        pollWire.session.finishTasksAndInvalidate()
+        EventPoller.close(pollWire.session, after: polling.take())
         // The consumer left the loop (`break`) without cancelling: the subscription is deleted as on a cancel, best
         // effort, rather than left queuing events until its `ttl`.
         if let id = subscriptionID { EventPoller.delete(id, with: client.wire) }
@@ -122,7 +126,7 @@ final class EventPoller {
         }
         let acknowledging = after != sentAfter
         let query = Operations.PollSubscription.Input.Query(after: after, wait: wait)
-        let result = try await pollWire.call("pollSubscription") { client in
+        let result = try await pollWire.call("pollSubscription", started: polling.keep) { client in
             try await client.pollSubscription(path: .init(id: id), query: query).ok.body.json
         }
         sentAfter = after
@@ -177,13 +181,45 @@ final class EventPoller {
         guard !finished else { return }
         finished = true
         pending.removeAll()
-        pollWire.session.finishTasksAndInvalidate()
+        EventPoller.close(pollWire.session, after: polling.take())
         if let id = subscriptionID {
             subscriptionID = nil
             let deletion = EventPoller.delete(id, with: client.wire)
             if !Task.isCancelled { await deletion.value }
         }
     }
+
+    /// Closes the polls' session once `poll` (the last poll's request, which a cancelled consumer leaves running on
+    /// Linux) is over: a request made on a session already closed stops the process (FoundationNetworking's
+    /// "Session invalidated"; Darwin's "Task created in a session that has been invalidated"), and a poll whose
+    /// task had not yet made its request when the consumer was cancelled would make it then.
+    private static func close(_ session: URLSession, after poll: Task<Void, Never>?) {
+        guard let poll else {
+            session.finishTasksAndInvalidate()
+            return
+        }
+        Task {
+            await poll.value
+            session.finishTasksAndInvalidate()
+        }
+    }
+
+    /// The task running the last poll's request (``DetachedCall``), handed over from the call as it starts.
+    private final class RunningPoll: @unchecked Sendable {
+        // @unchecked: `task` is read and written under `lock` only.
+        private let lock = NSLock()
+        private var task: Task<Void, Never>?
+
+        @Sendable func keep(_ task: Task<Void, Never>) { lock.withLock { self.task = task } }
+        func take() -> Task<Void, Never>? {
+            lock.withLock {
+                defer { task = nil }
+                return task
+            }
+        }
+    }
+
+    private let polling = RunningPoll()
 
     /// Deletes subscription `id` in a task of its own, best effort.
     @discardableResult

@@ -24,10 +24,14 @@ enum DetachedCall {
     #endif
 
     /// The answer of `work`, or `URLError(.timedOut)` after `deadline` seconds (none when not finite and positive),
-    /// or `CancellationError` as soon as the calling task is cancelled.
+    /// or `CancellationError` as soon as the calling task is cancelled (at once when it already is: a write asked
+    /// for by a task being cancelled is not sent). `started` is handed the task running `work`, which may outlive
+    /// the call (an event sequence closes its session only once that task is over).
     static func run<Value: Sendable>(
-        deadline: TimeInterval, _ work: @escaping @Sendable () async throws -> Value
+        deadline: TimeInterval, started: (@Sendable (Task<Void, Never>) -> Void)? = nil,
+        _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
+        try Task.checkCancellation()
         let outcome = Outcome<Value>()
         let worker = Task {
             do {
@@ -36,6 +40,7 @@ enum DetachedCall {
                 outcome.settle(.failure(error))
             }
         }
+        started?(worker)
         let watchdog: Task<Void, Never>? =
             deadline.isFinite && deadline > 0
             ? Task {

@@ -31,11 +31,14 @@ struct Wire: Sendable {
     ///
     /// The request runs as a ``DetachedCall``: a cancelled caller is answered `cancelled` at once, and no call
     /// outlives ``deadline``.
-    func call<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (Client) async throws -> T) async throws
-        -> T
-    {
+    func call<T: Sendable>(
+        _ operation: String, started: (@Sendable (Task<Void, Never>) -> Void)? = nil,
+        _ body: @escaping @Sendable (Client) async throws -> T
+    ) async throws -> T {
         do {
-            return try await DetachedCall.run(deadline: deadline) { [client] in try await body(client) }
+            return try await DetachedCall.run(deadline: deadline, started: started) { [client] in
+                try await body(client)
+            }
         } catch let error as LinkServiceError {
             throw error
         } catch let error as LinkTransportError {
