@@ -117,6 +117,14 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
             for case .text(let literal) in parsed {
                 if let reason = LinkTemplate.misfit(Substring(literal), inHost: false) { throw fail(reason) }
             }
+            // `{location}` brings its own query: what followed it in the path (`/x`, `?src=a`) would land in that
+            // query whenever the clicked link has one.
+            if let index = parsed.firstIndex(of: .location(.path)), index + 1 < parsed.count {
+                if case .text(let next) = parsed[index + 1], next.hasPrefix("#") {
+                } else {
+                    throw fail("{location} in the path ends it (it holds the query): write {path}, then ?{query}")
+                }
+            }
         }
         storage = Storage(
             description: text, parts: [.text(String(text[..<authorityEnd]))] + parsed, scheme: scheme.lowercased(),

@@ -66,6 +66,15 @@ import Testing
         ("ftp://example.com/", "the scheme must be one of http, https, myapp"),
         ("https://example.com/{nope}", "/users/:id/files/*rest has no parameter 'nope'"),
         ("https://example.com/{id", "'{' without '}'"),
+        // `{location}` holds the query: what follows it in the path would land there.
+        (
+            "https://example.com{location}?src=app",
+            "{location} in the path ends it (it holds the query): write {path}, then ?{query}"
+        ),
+        (
+            "https://example.com{location}/edit",
+            "{location} in the path ends it (it holds the query): write {path}, then ?{query}"
+        ),
         ("https://example.com/}", "'}' without '{'"),
         ("https://example.com/{id}\r\nRefresh: 0; url=https://evil.example/", "a URL may not hold a control character"),
         ("https://example.com/a\u{0}b", "a URL may not hold a control character"),
