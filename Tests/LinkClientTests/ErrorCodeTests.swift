@@ -23,6 +23,24 @@ import Testing
         #expect(error.retryAfter == 7)
     }
 
+    /// `Retry-After` as an HTTP date (RFC 9110 §10.2.3; a proxy's or a CDN's 503) is read as the seconds until it:
+    /// it was `nil`, and a retry then waited only its jitter.
+    @Test func aRetryAfterDateIsReadAsSecondsFromNow() async throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let date = formatter.string(from: Date().addingTimeInterval(120))
+        let server = CannedServer(
+            response: "HTTP/1.1 503 Service Unavailable\r\nRetry-After: \(date)\r\nContent-Length: 0\r\n\r\n")
+        let error = try await #require(throws: LinkServiceError.self) {
+            try await server.client().resolve(url: "/users/42")
+        }
+        #expect(error.status == 503)
+        // 120 s from when the date was written, less however long the call took to come back.
+        #expect((60...121).contains(error.retryAfter ?? -1), "\(String(describing: error.retryAfter))")
+    }
+
     /// An envelope without a message (another version's, a proxy's) keeps its code: it was `unknown`.
     @Test func anEnvelopeWithoutAMessageKeepsItsCode() async throws {
         let body = #"{"error":{"code":"unavailable"}}"#

@@ -26,7 +26,7 @@ struct ErrorMiddleware: ClientMiddleware {
     }
 
     static func serviceError(status: Int, headers: HTTPFields, body: Data) -> LinkServiceError {
-        let retryAfter = headers[.retryAfter].flatMap { Int($0) }
+        let retryAfter = retrySeconds(headers[.retryAfter])
         if let envelope = try? JSONDecoder().decode(Envelope.self, from: body) {
             return LinkServiceError(
                 status: status, code: ErrorCode(rawValue: envelope.error.code), message: envelope.error.message ?? "",
@@ -34,6 +34,19 @@ struct ErrorMiddleware: ClientMiddleware {
         }
         let text = String(decoding: body.prefix(200), as: UTF8.self)
         return LinkServiceError(status: status, code: .unknown, message: text, retryAfter: retryAfter)
+    }
+
+    /// The seconds a `Retry-After` asks for (RFC 9110 §10.2.3): a number of seconds, or an HTTP date (a proxy's or
+    /// a CDN's 503 sends one), counted from `now`; `nil` when there is none or it reads as neither.
+    static func retrySeconds(_ value: String?, now: Date = Date()) -> Int? {
+        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if let seconds = Int(text) { return max(0, seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        guard let date = formatter.date(from: text) else { return nil }
+        return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
     }
 
     /// `{"error": {"code", "message", "details"}}` (API.md §1), decoded leniently: any code string is accepted, and
