@@ -176,7 +176,8 @@ final class EventPoller {
     /// Ends the sequence: deletes the subscription (in a task of its own, since the consumer's may be cancelled,
     /// and best effort: an undeleted subscription expires after its `ttl` anyway). A cancelled consumer does not
     /// wait for it (on a network that drops traffic it could take the session's timeout); one ending on an error
-    /// does, so that the subscription is gone when the error arrives.
+    /// does, for at most ``deletionWait`` and until it is cancelled, so that the subscription is usually gone when the
+    /// error arrives.
     private func finish() async {
         guard !finished else { return }
         finished = true
@@ -185,7 +186,11 @@ final class EventPoller {
         if let id = subscriptionID {
             subscriptionID = nil
             let deletion = EventPoller.delete(id, with: client.wire)
-            if !Task.isCancelled { await deletion.value }
+            // Waited for at most `deletionWait`, and not past the consumer's cancellation: a server that answered
+            // the error and then hangs would hold it for two request timeouts.
+            if !Task.isCancelled {
+                _ = try? await DetachedCall.run(deadline: EventPoller.deletionWait) { await deletion.value }
+            }
         }
     }
 
@@ -220,6 +225,9 @@ final class EventPoller {
     }
 
     private let polling = RunningPoll()
+
+    /// The longest a sequence ending on an error waits for its subscription's deletion.
+    static let deletionWait: TimeInterval = 10
 
     /// Deletes subscription `id` in a task of its own, best effort.
     @discardableResult
