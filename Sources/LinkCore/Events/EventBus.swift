@@ -178,6 +178,28 @@ public final class EventBus: Sendable {
         }
     }
 
+    /// ``remove(named:pattern:)`` with its removal committed first: `commit` is handed the type, the last `seq` its
+    /// subscriptions will have of it and the count of removals it makes, while no emit can run (so that `seq` is
+    /// exact), and the type is removed only once `commit` returns. When it throws, nothing is removed and its error
+    /// is rethrown. Built-in types are `read_only` before anything is committed.
+    @discardableResult
+    public func remove(
+        named name: String? = nil, pattern: Pattern? = nil,
+        committingFirst commit: (_ type: EventType, _ through: Int, _ removals: Int) throws -> Void
+    ) throws -> (through: Int, removals: Int) {
+        try emitting.withLock { _ in
+            let (type, through, removals) = try state.withLock {
+                (state) throws(LinkError) -> (EventType, Int, Int) in
+                let (index, type) = try EventBus.lookUp(state.catalog, name: name, pattern: pattern)
+                // Refused now (a built-in type) rather than after the commit.
+                _ = try state.catalog.removing(index)
+                return (type, state.seq, state.removals + 1)
+            }
+            try commit(type, through, removals)
+            return try remove(pattern: type.pattern)
+        }
+    }
+
     /// Resolves subscription entries to their types, registering new patterns and binding new names (for a
     /// subscription kept elsewhere, API.md §12). Call with the change already persisted.
     public func resolveTypes(_ requests: [EventTypeRequest]) throws(LinkError) -> [EventType] {

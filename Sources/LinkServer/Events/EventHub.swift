@@ -50,6 +50,11 @@ protocol EventHub: Sendable {
     /// an event, a slot's, then stores it in its own transaction); `nil`: they are delivered in this process by
     /// ``emit(_:extra:time:)``. A requirement, so that a call through `any EventHub` reaches the shared hub's.
     func storedEvent(_ location: Location, extra: JSONValue, time: String) throws -> StoredEvent?
+    /// Removes `type` (found by name or pattern) from ``types``, its removal committed: `delete` deletes its row
+    /// from the store first, unless the hub commits the row's deletion with the subscriptions' retirement of it in
+    /// one transaction (the embedded store's journal: a removal answered 204 is then whole after any crash, and one
+    /// whose commit fails is not made).
+    func removeType(_ type: EventType, deleting delete: () throws -> Void) throws
     /// Whether a slot's change is committed here, with the events it is told as (``commitSlot(_:_:told:time:)``):
     /// the embedded store's journal writes both in one transaction. Otherwise the slot board writes the change (with
     /// ``storedEvent(_:extra:time:)``'s events when there are any, or emits them after it).
@@ -116,6 +121,12 @@ extension EventHub {
     func storedEvent(_ location: Location, extra: JSONValue, time: String) throws -> StoredEvent? { nil }
 
     var commitsSlotChanges: Bool { false }
+
+    func removeType(_ type: EventType, deleting delete: () throws -> Void) throws {
+        try delete()
+        let removal = try types.remove(pattern: type.pattern)
+        removed(type, through: removal.through, removals: removal.removals)
+    }
 
     func commitSlot(
         _ name: String, _ presentation: Presentation?, told events: [(location: Location, extra: JSONValue)],
@@ -254,6 +265,17 @@ struct LocalEventHub: EventHub {
     }
 
     var commitsSlotChanges: Bool { journal != nil }
+
+    func removeType(_ type: EventType, deleting delete: () throws -> Void) throws {
+        guard let journal else {
+            try delete()
+            _ = try types.remove(pattern: type.pattern)
+            return
+        }
+        try types.remove(pattern: type.pattern) { removed, through, removals in
+            try journal.removingType(removed, through: through, removals: removals)
+        }
+    }
 
     func commitSlot(
         _ name: String, _ presentation: Presentation?, told events: [(location: Location, extra: JSONValue)],

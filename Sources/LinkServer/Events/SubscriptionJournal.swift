@@ -44,6 +44,9 @@ final class SubscriptionJournal: Sendable {
         var shape: String
         var through: Int
         var removals: Int
+        /// Whether the type's own row goes in the same transaction (a removal through the API, which is answered
+        /// once both are committed).
+        var deletesType = false
     }
 
     private struct State {
@@ -258,6 +261,16 @@ final class SubscriptionJournal: Sendable {
     /// why it was not, as for ``emitted(_:then:)``.
     func closed(id: String, then done: @escaping @Sendable ((any Error)?) -> Void) {
         commitLater(.closed(id), then: done)
+    }
+
+    /// Commits a type's removal: its row, and its subscriptions' holding it only through `through`, in one
+    /// transaction (``EventBus/remove(named:pattern:committingFirst:)`` hands over `through` and `removals`, and removes
+    /// the type from the bus once this returns). Throws why it was not committed; the type then stays.
+    func removingType(_ type: EventType, through: Int, removals: Int) throws {
+        try commit(
+            .retired(
+                Retirement(shape: type.pattern.shape(), through: through, removals: removals, deletesType: true)),
+            waiting: true)
     }
 
     /// A type was removed from the bus (``EventBus/remove(named:pattern:)`` answered `through` and `removals`): its

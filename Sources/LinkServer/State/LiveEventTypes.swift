@@ -142,9 +142,8 @@ final class LiveEventTypes: Sendable {
         try writes.withLock { _ in
             if shared { try follow() }
             let type = try bus.type(named: name, pattern: pattern)
-            if !type.isBuiltIn { try store.deleteEventType(type) }
-            let removal = try bus.remove(named: name, pattern: pattern)
-            hub.removed(type, through: removal.through, removals: removal.removals)
+            // A built-in type (not stored) is refused by the bus, `read_only`.
+            try hub.removeType(type) { if !type.isBuiltIn { try store.deleteEventType(type) } }
         }
     }
 

@@ -102,6 +102,9 @@ extension SQLiteStore {
                 try db.execute(
                     sql: "UPDATE event_subscription_type SET through = ? WHERE shape = ? AND through IS NULL",
                     arguments: [retirement.through, retirement.shape])
+                if retirement.deletesType {
+                    try db.execute(sql: "DELETE FROM event_type WHERE shape = ?", arguments: [retirement.shape])
+                }
             }
             for subscription in changes.opened {
                 try db.execute(

@@ -62,6 +62,36 @@ import Testing
         #expect(try poll(bus, id)?.events.map(\.type.label) == ["/x"])
     }
 
+    /// A removal committed first: the commit is handed the type, the last `seq` its subscriptions will have of it
+    /// and the removals count; one that fails removes nothing; a built-in type is refused before any commit.
+    @Test func aRemovalCommittedFirstRemovesOnlyOnceCommitted() throws {
+        let bus = EventBus()
+        let id = try subscribe(bus, [EventTypeRequest(path: "/seek/:p", name: "seek")])
+        _ = try bus.emit(try Location("/seek/1"), extra: nil, time: "t")
+        struct DiskFull: Error {}
+        #expect(throws: DiskFull.self) {
+            try bus.remove(named: "seek") { type, through, removals in
+                #expect(type.name == "seek")
+                #expect(through == 1)
+                #expect(removals == 1)
+                throw DiskFull()
+            }
+        }
+        #expect(try bus.emit(try Location("/seek/2"), extra: nil, time: "t").delivered == 1)
+        let committed = try bus.remove(named: "seek") { _, through, removals in
+            #expect(through == 2)
+            #expect(removals == 1)
+        }
+        #expect(committed == (through: 2, removals: 1))
+        #expect { try bus.emit(try Location("/seek/3"), extra: nil, time: "t") } throws: {
+            ($0 as? LinkError)?.code == .noMatch
+        }
+        #expect(try poll(bus, id)?.events.map(\.seq) == [1, 2])
+        #expect {
+            try bus.remove(named: "slotChanged") { _, _, _ in Issue.record("committed a built-in's removal") }
+        } throws: { ($0 as? LinkError)?.code == .readOnly }
+    }
+
     @Test func subscriptionsAndTypeCountsAreBounded() throws {
         let bus = EventBus(limits: .init(maxTypes: 4, maxEventsPerSubscription: 3))
         let four = (0..<4).map { EventTypeRequest(path: "/t/\($0)") }

@@ -411,6 +411,29 @@ import Testing
         }
     }
 
+    /// A type's removal deletes its row and retires it from its subscriptions in one transaction, before the type
+    /// leaves the bus: one whose commit fails is not made (it answered 204 with the row gone and the subscriptions
+    /// still holding the type, which the pattern registered again would have reached after a start).
+    @Test func aTypeRemovalIsCommittedWholeOrNotMade() throws {
+        let type = EventType(pattern: try Pattern("/p/:x"), name: "p")
+        try Self.withJournalThatCannotWrite(types: [type]) { (store, bus, types) throws in
+            #expect(throws: (any Error).self) { try types.remove(name: "p", pattern: nil) }
+            #expect(try bus.type(named: "p") == type)
+            #expect(try store.loadEventTypes() == [type])
+        }
+        try Self.withJournal { (store, bus, journal) throws in
+            let hub = LocalEventHub(types: bus, journal: journal)
+            let live = LiveEventTypes(hub: hub, store: store)
+            let (id, _) = try hub.subscribe([EventTypeRequest(path: "/p/:x", name: "p")], ttl: .seconds(60))
+            try store.saveEventTypes([try bus.type(named: "p")], before: [nil])
+            _ = try hub.emit(try Location("/p/1"), extra: nil, time: "t")
+            try live.remove(name: "p", pattern: nil)
+            #expect(try store.loadEventTypes().isEmpty)
+            let kept = try #require(try store.loadSubscriptions().subscriptions.first { $0.id == id })
+            #expect(kept.types.map(\.through) == [bus.lastSeq])
+        }
+    }
+
     /// A slot's change and its `slotChanged` event are written in one transaction (API.md §11): what a restart finds
     /// in the slot, its subscribers find in their queue. (The slot was written first, and its event by a commit of its
     /// own: `kill -9` between the two left a slot no event told of.)
