@@ -38,35 +38,39 @@ public struct ClickReport: Sendable, Equatable {
     /// Sums `counts` over `range`; with `pattern` (a registered route's), only that route's counters.
     ///
     /// A counter is kept under the pattern and name clicked; `current` says which route is registered under that
-    /// pattern now, if any. Counters of one route are then one row, under its current pattern and name (a route
-    /// renamed, or registered again as `/users/:uid`, is still the route `route=` names); a pattern no longer
-    /// registered keeps the name of its last click.
+    /// pattern now, if any, and `shape` what makes two spellings one pattern (parameter names aside, API.md §2).
+    /// Counters of one route are then one row, under its current pattern and name (a route renamed, or registered
+    /// again as `/users/:uid`, is still the route `route=` names); the counters of a pattern no longer registered
+    /// are one row too, under the spelling and name of its last day's clicks.
     public init(
         _ counts: [ClickCount], range: DayRange, pattern: String? = nil,
-        current: (String) -> CurrentRoute? = { _ in nil }
+        current: (String) -> CurrentRoute? = { _ in nil }, shape: (String) -> String = { $0 }
     ) {
         self.range = range
         byDay = Array(repeating: Figures(), count: Int(range.to - range.from + 1))
         var perRoute: [String: RouteFigures] = [:]
-        var currents: [String: CurrentRoute?] = [:]
-        /// The day of the counter a row no longer registered took its name from.
+        /// Each counted spelling's route now, if any, and the key of its row.
+        var rows: [String: (now: CurrentRoute?, key: String)] = [:]
+        /// The day of the counter a row no longer registered took its spelling and name from.
         var namedOn: [String: Int64] = [:]
         // Every sum stops at ClickCount.maximum: counters of a store edited by hand cannot overflow it (a trap).
         let add = ClickCount.adding
         for count in counts where range.contains(count.key.day) {
             let key = count.key
             let n = count.count
-            let now: CurrentRoute?
+            let row: (now: CurrentRoute?, key: String)
             if key.pattern.isEmpty {
-                now = nil
-            } else if let known = currents[key.pattern] {
-                now = known
+                row = (nil, "")
+            } else if let known = rows[key.pattern] {
+                row = known
             } else {
-                now = current(key.pattern)
-                currents[key.pattern] = now
+                let now = current(key.pattern)
+                // Registered rows by their pattern now, the others by their shape: two spaces of keys.
+                row = (now, now.map { "r" + $0.pattern } ?? "s" + shape(key.pattern))
+                rows[key.pattern] = row
             }
-            let rowPattern = now?.pattern ?? key.pattern
-            if let pattern, rowPattern != pattern { continue }
+            let now = row.now
+            if let pattern, (now?.pattern ?? key.pattern) != pattern { continue }
             let dayIndex = Int(key.day - range.from)
             switch key.kind {
             case .click, .open:
@@ -86,14 +90,15 @@ public struct ClickReport: Sendable, Equatable {
             }
             guard !key.pattern.isEmpty, key.kind != .unmatched else { continue }
             var route =
-                perRoute[rowPattern] ?? RouteFigures(pattern: rowPattern, name: nil, figures: Figures())
+                perRoute[row.key] ?? RouteFigures(pattern: now?.pattern ?? key.pattern, name: nil, figures: Figures())
             if let now {
                 // The route's name now, none included: a name it had once would be one `route=` cannot find.
                 route.name = now.name
-            } else if let name = count.name, key.day >= (namedOn[rowPattern] ?? .min) {
-                // No longer registered: the name of its last click.
-                route.name = name
-                namedOn[rowPattern] = key.day
+            } else if key.day >= (namedOn[row.key] ?? .min) {
+                // No longer registered: the spelling and name of its last day's clicks.
+                route.pattern = key.pattern
+                if let name = count.name { route.name = name }
+                namedOn[row.key] = key.day
             }
             switch key.kind {
             case .click: route.figures.clicks = add(n, route.figures.clicks)
@@ -101,7 +106,7 @@ public struct ClickReport: Sendable, Equatable {
             case .bot: route.figures.bots = add(n, route.figures.bots)
             case .unmatched: break
             }
-            perRoute[rowPattern] = route
+            perRoute[row.key] = route
         }
         routes = perRoute.values.sorted { a, b in
             // Each at most ClickCount.maximum (2^53): their sum cannot overflow.

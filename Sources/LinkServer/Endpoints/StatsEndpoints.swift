@@ -23,12 +23,16 @@ struct StatsEndpoints: Sendable {
                     }
                     pattern = route.pattern.description
                 }
-                let report = ClickReport(try ledger.counts(in: range), range: range, pattern: pattern) { counted in
-                    // A pattern the store kept that no longer parses (an earlier version's) is no route's now.
-                    guard let parsed = try? Pattern(counted), let index = table.index(of: parsed) else { return nil }
-                    let route = table.routes[index]
-                    return .init(pattern: route.pattern.description, name: route.name)
-                }
+                let report = ClickReport(
+                    try ledger.counts(in: range), range: range, pattern: pattern,
+                    current: { counted in
+                        // A pattern the store kept that no longer parses (an earlier version's) is no route's now.
+                        guard let parsed = try? Pattern(counted), let index = table.index(of: parsed) else {
+                            return nil
+                        }
+                        let route = table.routes[index]
+                        return .init(pattern: route.pattern.description, name: route.name)
+                    }, shape: { counted in (try? Pattern(counted))?.shape() ?? counted })
                 return .now(.json(report.json()))
             }.usingStore()
         ]

@@ -120,6 +120,22 @@ import Testing
         #expect(member.routes.map(\.name) == ["member"])
     }
 
+    /// A pattern no longer registered is one row whatever its spellings (`/j/:id`, then `/j/:x`: one pattern, API.md
+    /// §2), under the spelling and name of its last day's clicks; it was a row per spelling.
+    @Test func aPatternNoLongerRegisteredIsOneRowWhateverItsSpellings() {
+        let d = Self.nov1
+        let counts = [
+            count(d + 1, "/j/:x", "ios", .click, 1, name: "jb"),
+            count(d, "/j/:id", "ios", .click, 2, name: "ja"),
+        ]
+        let report = ClickReport(counts, range: DayRange(from: d, to: d + 1)) { _ in
+            nil
+        } shape: {
+            (try? Pattern($0))?.shape() ?? $0
+        }
+        #expect(report.json()["routes"] == [["name": "jb", "pattern": "/j/:x", "clicks": 3, "opens": 0, "bots": 0]])
+    }
+
     @Test func routesWithEqualCountsAreOrderedByName() {
         let d = Self.nov1
         let counts = [
