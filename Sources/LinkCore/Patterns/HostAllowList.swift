@@ -34,9 +34,8 @@ public struct HostAllowList: Sendable, Hashable {
     public static func isValidEntry(_ entry: String) -> Bool {
         let address = entry.hasPrefix("[") && entry.hasSuffix("]") ? entry.dropFirst().dropLast() : Substring(entry)
         if address.contains(":") {
-            // An IPv6 address has at least two colons (`::1`); `cafe.be:8081` is a name with a port.
-            return address.count(where: { $0 == ":" }) >= 2
-                && address.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+            // An IPv6 address (`cafe.be:8081`, a name with a port, is not one).
+            return isIPv6Address(address)
         }
         var name = Substring(entry.hasPrefix("*.") ? entry.dropFirst(2) : Substring(entry))
         if name.hasSuffix(".") { name = name.dropLast() }
@@ -51,6 +50,44 @@ public struct HostAllowList: Sendable, Hashable {
                             || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
                     }
             }
+    }
+
+    /// Whether `text` is an IPv6 address as RFC 4291 §2.2 writes one: eight groups of one to four hex digits
+    /// separated by `:`, one `::` standing for one or more groups of zeros, and the last two groups possibly written
+    /// as a dotted IPv4 address (`::ffff:1.2.3.4`). `1::2::3`, `::1:` and `12345::1` are not.
+    public static func isIPv6Address(_ text: Substring) -> Bool {
+        let halves = text.split(separator: "::", omittingEmptySubsequences: false).map(String.init)
+        guard halves.count <= 2 else { return false }
+        func groups(_ part: String, endsAddress: Bool) -> Int? {
+            guard !part.isEmpty else { return 0 }
+            let pieces = part.split(separator: ":", omittingEmptySubsequences: false)
+            var count = 0
+            for (index, piece) in pieces.enumerated() {
+                if endsAddress && index == pieces.count - 1 && piece.contains(".") {
+                    let octets = piece.split(separator: ".", omittingEmptySubsequences: false)
+                    guard octets.count == 4,
+                        octets.allSatisfy({ octet in
+                            (1...3).contains(octet.count) && octet.allSatisfy(\.isASCII) && octet.allSatisfy(\.isNumber)
+                                && Int(octet).map { $0 <= 255 } == true
+                        })
+                    else { return nil }
+                    count += 2
+                } else {
+                    guard (1...4).contains(piece.count), piece.allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
+                        return nil
+                    }
+                    count += 1
+                }
+            }
+            return count
+        }
+        if halves.count == 1 {
+            return groups(halves[0], endsAddress: true) == 8
+        }
+        guard let head = groups(halves[0], endsAddress: false), let tail = groups(halves[1], endsAddress: true) else {
+            return false
+        }
+        return head + tail <= 7
     }
 
     /// Lower-cased, without a trailing dot, and an IPv6 address without its brackets: a `Host` header's

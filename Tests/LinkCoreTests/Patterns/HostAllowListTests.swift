@@ -41,6 +41,11 @@ import Testing
         ("links.example.com", true), ("*.example.com", true), ("127.0.0.1", true), ("fe80::1", true),
         ("cafe.be:8081", false), ("links.example.com:8081", false), ("*", false), ("", false),
         ("https://links.example.com", false), ("a.*.example.com", false),
+        // IPv6 as RFC 4291 §2.2 writes it: one `::` at most, eight groups of up to four hex digits, an IPv4 tail.
+        ("::", true), ("[2001:db8::8a2e:370:7334]", true), ("1:2:3:4:5:6:7:8", true), ("::ffff:1.2.3.4", true),
+        ("1::2::3", false), (":::1", false), ("::1::", false), ("::1:", false), ("12345::1", false),
+        ("1:2:3:4:5:6:7:8:9", false), ("1:2:3:4:5:6:7", false), ("1:2:3:4:5:6:7::8", false), ("::1.2.3", false),
+        ("::256.1.1.1", false), ("::1.2.3.4:5", false),
     ])
     func entries(entry: String, valid: Bool) {
         #expect(HostAllowList.isValidEntry(entry) == valid)
