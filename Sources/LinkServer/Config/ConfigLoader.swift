@@ -15,7 +15,9 @@ enum ConfigLoader {
         // shipped config/linkserver.json configures example apps, which would change every link's answer).
         if let path = configFile ?? environment["LINK_CONFIG"] {
             let origin = configFile == nil ? "LINK_CONFIG" : "--config"
-            guard !path.isEmpty else { throw ConfigError("\(origin) is empty: name a config file, or leave it unset") }
+            guard !path.allSatisfy(\.isWhitespace) else {
+                throw ConfigError("\(origin) is empty: name a config file, or leave it unset")
+            }
             let bytes: [UInt8]
             do {
                 bytes = try FileBytes.read(path)

@@ -161,10 +161,12 @@ import Testing
         }
         let text = directory.map { "\($0)" } ?? ""
         #expect(text == "cannot read config file \(folder) (from LINK_CONFIG): Is a directory", "\(text)")
-        let empty = #expect(throws: ConfigError.self) {
-            try ConfigLoader.load(configFile: nil, environment: ["LINK_CONFIG": ""])
+        for blank in ["", " "] {
+            let empty = #expect(throws: ConfigError.self) {
+                try ConfigLoader.load(configFile: nil, environment: ["LINK_CONFIG": blank])
+            }
+            #expect(empty.map { "\($0)" } == "LINK_CONFIG is empty: name a config file, or leave it unset")
         }
-        #expect(empty.map { "\($0)" } == "LINK_CONFIG is empty: name a config file, or leave it unset")
     }
 
     /// A redirect status is refused with the statuses a link may use, whatever was wrong with it.
