@@ -37,9 +37,6 @@ protocol EventHub: Sendable {
     func releaseAll()
     /// Answers the polls whose wait elapsed and expires idle subscriptions; answers the next deadline.
     func expire(now: ContinuousClock.Instant) -> ContinuousClock.Instant?
-    /// `type` was removed from ``types`` (its subscriptions stop receiving it), as ``EventBus/remove(named:pattern:)``
-    /// answered.
-    func removed(_ type: EventType, through: Int, removals: Int)
     /// Runs `body` (which looks types up in ``types``); a hub whose types follow other instances re-reads them once
     /// and runs `body` again when it finds no such type.
     func withCurrentTypes<Value>(_ body: () throws -> Value) throws -> Value
@@ -116,16 +113,13 @@ extension EventHub {
         try subscribe(requests, ttl: ttl, registering: true)
     }
 
-    func removed(_ type: EventType, through: Int, removals: Int) {}
-
     func storedEvent(_ location: Location, extra: JSONValue, time: String) throws -> StoredEvent? { nil }
 
     var commitsSlotChanges: Bool { false }
 
     func removeType(_ type: EventType, deleting delete: () throws -> Void) throws {
         try delete()
-        let removal = try types.remove(pattern: type.pattern)
-        removed(type, through: removal.through, removals: removal.removals)
+        _ = try types.remove(pattern: type.pattern)
     }
 
     func commitSlot(
@@ -258,10 +252,6 @@ struct LocalEventHub: EventHub {
         guard let journal else { return .now(()) }
         // Closed on the bus (a waiting poll answered); the 204 waits for the row's removal to be committed.
         return .committing(()) { journal.closed(id: id, then: $0) }
-    }
-
-    func removed(_ type: EventType, through: Int, removals: Int) {
-        journal?.removed(type, through: through, removals: removals)
     }
 
     var commitsSlotChanges: Bool { journal != nil }

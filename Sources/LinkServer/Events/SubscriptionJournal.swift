@@ -273,19 +273,6 @@ final class SubscriptionJournal: Sendable {
             waiting: true)
     }
 
-    /// A type was removed from the bus (``EventBus/remove(named:pattern:)`` answered `through` and `removals`): its
-    /// subscriptions keep what they had queued of it, and get no more, even once its pattern is registered again.
-    /// Committed with the subscriptions opened before it, in order; the removal's 204 follows. A failure is logged:
-    /// the type is gone from the store and the bus, and the next start retires a type no longer registered.
-    func removed(_ type: EventType, through: Int, removals: Int) {
-        do {
-            try commit(
-                .retired(Retirement(shape: type.pattern.shape(), through: through, removals: removals)), waiting: true)
-        } catch {
-            logger.warning("a removed type's subscriptions were not updated", metadata: ["error": "\(error)"])
-        }
-    }
-
     /// Logs the event of an emit that reached subscriptions. With `waiting` it returns once the event is committed
     /// (the emit's 200 follows it); without, the next commit takes it (a click's `linkClick`: the click's answer
     /// does not say it was delivered).

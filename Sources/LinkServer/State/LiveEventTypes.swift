@@ -158,18 +158,14 @@ final class LiveEventTypes: Sendable {
         let stored = try store.loadEventTypes()
         let shapes = Set(stored.map { $0.pattern.shape() })
         for type in bus.types where !type.isBuiltIn && !shapes.contains(type.pattern.shape()) {
-            if let removal = try? bus.remove(pattern: type.pattern) {
-                hub.removed(type, through: removal.through, removals: removal.removals)
-            }
+            _ = try? bus.remove(pattern: type.pattern)
         }
         let names = Dictionary(
             bus.types.map { ($0.pattern.shape(), $0.name) }, uniquingKeysWith: { first, _ in first })
         for type in stored where names[type.pattern.shape()] != .some(type.name) {
             // A name bound here and no longer stored (a refused subscription's, rolled back) is let go: naming
             // cannot unbind it, so the type is registered again as stored.
-            if case .some(.some) = names[type.pattern.shape()], let removal = try? bus.remove(pattern: type.pattern) {
-                hub.removed(type, through: removal.through, removals: removal.removals)
-            }
+            if case .some(.some) = names[type.pattern.shape()] { _ = try? bus.remove(pattern: type.pattern) }
             _ = try? bus.register(EventTypeRequest(path: type.pattern.description, name: type.name))
         }
     }

@@ -329,7 +329,7 @@ import Testing
         try Self.withJournal { (store, _, journal) throws in
             let type = EventType(pattern: try Pattern("/a"))
             try journal.opened(id: "written", types: [type], ttl: .seconds(60), cursor: 0, removals: 0)
-            journal.removed(type, through: 7, removals: 1)
+            try journal.removingType(type, through: 7, removals: 1)
             try journal.opened(id: "before", types: [type], ttl: .seconds(60), cursor: 0, removals: 0)
             try journal.opened(id: "after", types: [type], ttl: .seconds(60), cursor: 7, removals: 1)
             let through = Dictionary(
