@@ -7,8 +7,8 @@ import Synchronization
 /// A change is computed by ``SlotRule`` from the published slots, committed to the store with its `slotChanged`
 /// events (conditional on what the slot showed, so presents into one slot are serialised across instances, API.md
 /// §12; the embedded store's journal delivers the events once committed), published, then announced (metrics) in
-/// the same serial order, so the answers and the events agree and an acknowledged change survives `kill -9`. A read is a lookup in the published snapshot. A timer ends
-/// presentations at their `expires` without any request.
+/// the same serial order, so the answers and the events agree and an acknowledged change survives `kill -9`. A read
+/// is a lookup in the published snapshot. A timer ends presentations at their `expires` without any request.
 final class SlotBoard: Sendable {
     private struct Expiry: Comparable {
         let at: Int64

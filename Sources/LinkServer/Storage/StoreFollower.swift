@@ -29,8 +29,9 @@ final class StoreFollower: Sendable {
     private let timer = Mutex<DeadlineTimer?>(nil)
     /// Wakes the refreshing thread (``refreshWhileRunning()``): a probe found a revision moved, or the follower stops.
     private let refreshWake = DispatchSemaphore(value: 0)
+    /// Whether the follower runs (from ``start()`` to ``stop()``): once cleared, the refreshing thread ends and a
+    /// refresh under way skips its remaining tables.
     private let refreshing = Atomic<Bool>(false)
-    private let stopping = Atomic<Bool>(false)
     private let refresherEnded = DispatchSemaphore(value: 0)
     /// The revisions the last probe that got through read.
     private let latest = Mutex<[SharedTable: Int]?>(nil)
@@ -63,6 +64,7 @@ final class StoreFollower: Sendable {
 
     /// Catches up once, then probes on a timer thread and refreshes on another.
     func start() {
+        refreshing.store(true, ordering: .releasing)
         poll()
         refreshMoved()
         // Once a probe failed and `/readyz` says the store is lost, other calls stop waiting on it; this poll goes
@@ -77,7 +79,6 @@ final class StoreFollower: Sendable {
             return now + StoreFollower.interval
         }
         self.timer.withLock { $0 = timer }
-        refreshing.store(true, ordering: .releasing)
         let refresher = Thread { [self] in refreshWhileRunning() }
         refresher.name = "linkserver-store-refresh"
         refresher.start()
@@ -86,7 +87,6 @@ final class StoreFollower: Sendable {
 
     func stop() {
         timer.withLock { $0 }?.stop()
-        stopping.store(true, ordering: .releasing)
         if refreshing.exchange(false, ordering: .acquiringAndReleasing) {
             refreshWake.signal()
             refresherEnded.wait()
@@ -95,8 +95,9 @@ final class StoreFollower: Sendable {
         store.failFast { false }
     }
 
-    /// Runs `work` (on a thread of Dispatch's) after the next probe that reaches the store: what must follow a reconnect of the listening connection, whose own connection may come back before
-    /// the pool's, so that the work would fail and be lost.
+    /// Runs `work` (on a thread of Dispatch's) after the next probe that reaches the store: what must follow a
+    /// reconnect of the listening connection, whose own connection may come back before the pool's, so that the work
+    /// would fail and be lost.
     func afterNextReach(_ work: @escaping @Sendable () -> Void) {
         afterReach.withLock { $0.append(work) }
         pollSoon()
@@ -172,7 +173,7 @@ final class StoreFollower: Sendable {
         let known = seen.withLock { $0 }
         for (table, refresh) in refreshers where revisions[table] != known[table] {
             // A stop does not wait for every table, one stuck read each.
-            guard !stopping.load(ordering: .acquiring) else { return }
+            guard refreshing.load(ordering: .acquiring) else { return }
             do {
                 try refresh(revisions[table] ?? 0)
                 seen.withLock { $0[table] = revisions[table] }
