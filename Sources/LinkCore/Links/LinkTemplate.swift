@@ -119,11 +119,8 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
             }
             // `{location}` brings its own query: what followed it in the path (`/x`, `?src=a`) would land in that
             // query whenever the clicked link has one.
-            if let index = parsed.firstIndex(of: .location(.path)), index + 1 < parsed.count {
-                if case .text(let next) = parsed[index + 1], next.hasPrefix("#") {
-                } else {
-                    throw fail("{location} in the path ends it (it holds the query): write {path}, then ?{query}")
-                }
+            if LinkTemplate.continuesAfterPathLocation(parsed) {
+                throw fail("{location} in the path ends it (it holds the query): write {path}, then ?{query}")
             }
         }
         storage = Storage(
@@ -155,6 +152,14 @@ public struct LinkTemplate: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return nil
+    }
+
+    /// Whether something other than a fragment follows `{location}` in the path (as for a redirect's `to`,
+    /// ``LocationTemplate/continuesAfterPathLocation``).
+    private static func continuesAfterPathLocation(_ parts: [Part]) -> Bool {
+        guard let index = parts.firstIndex(of: .location(.path)), index + 1 < parts.count else { return false }
+        if case .text(let text) = parts[index + 1], text.hasPrefix("#") { return false }
+        return true
     }
 
     /// The bytes a URL holds as they are: unreserved, reserved (RFC 3986 §2.2, 2.3), and `%` for escapes.
