@@ -391,7 +391,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A body with a content type other than JSON. Codes: `unsupported_media_type`.
+            /// A body with a content type other than JSON, or sent with a `Content-Encoding` other than `identity`. Codes: `unsupported_media_type`.
             ///
             /// - Remark: Generated from `#/paths//v1/routes/post(registerRoute)/responses/415`.
             ///
@@ -742,7 +742,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A body with a content type other than JSON. Codes: `unsupported_media_type`.
+            /// A body with a content type other than JSON, or sent with a `Content-Encoding` other than `identity`. Codes: `unsupported_media_type`.
             ///
             /// - Remark: Generated from `#/paths//v1/routes/put(replaceRoutes)/responses/415`.
             ///
@@ -2258,7 +2258,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A body with a content type other than JSON. Codes: `unsupported_media_type`.
+            /// A body with a content type other than JSON, or sent with a `Content-Encoding` other than `identity`. Codes: `unsupported_media_type`.
             ///
             /// - Remark: Generated from `#/paths//v1/resolve/post(resolve)/responses/415`.
             ///
@@ -2609,7 +2609,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A body with a content type other than JSON. Codes: `unsupported_media_type`.
+            /// A body with a content type other than JSON, or sent with a `Content-Encoding` other than `identity`. Codes: `unsupported_media_type`.
             ///
             /// - Remark: Generated from `#/paths//v1/locate/post(locate)/responses/415`.
             ///
@@ -2891,7 +2891,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A body with a content type other than JSON. Codes: `unsupported_media_type`.
+            /// A body with a content type other than JSON, or sent with a `Content-Encoding` other than `identity`. Codes: `unsupported_media_type`.
             ///
             /// - Remark: Generated from `#/paths//v1/rules/evaluate/post(evaluateRule)/responses/415`.
             ///
@@ -3761,7 +3761,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A body with a content type other than JSON. Codes: `unsupported_media_type`.
+            /// A body with a content type other than JSON, or sent with a `Content-Encoding` other than `identity`. Codes: `unsupported_media_type`.
             ///
             /// - Remark: Generated from `#/paths//v1/resources/post(createResource)/responses/415`.
             ///
@@ -4142,7 +4142,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A body with a content type other than JSON. Codes: `unsupported_media_type`.
+            /// A body with a content type other than JSON, or sent with a `Content-Encoding` other than `identity`. Codes: `unsupported_media_type`.
             ///
             /// - Remark: Generated from `#/paths//v1/resources/patch(updateResource)/responses/415`.
             ///
@@ -4809,7 +4809,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A body with a content type other than JSON. Codes: `unsupported_media_type`.
+            /// A body with a content type other than JSON, or sent with a `Content-Encoding` other than `identity`. Codes: `unsupported_media_type`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/subscriptions/post(createSubscription)/responses/415`.
             ///
@@ -5707,7 +5707,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A body with a content type other than JSON. Codes: `unsupported_media_type`.
+            /// A body with a content type other than JSON, or sent with a `Content-Encoding` other than `identity`. Codes: `unsupported_media_type`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/emit/post(emitEvent)/responses/415`.
             ///
@@ -6265,7 +6265,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A body with a content type other than JSON. Codes: `unsupported_media_type`.
+            /// A body with a content type other than JSON, or sent with a `Content-Encoding` other than `identity`. Codes: `unsupported_media_type`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/post(registerEventType)/responses/415`.
             ///
@@ -7920,7 +7920,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A body with a content type other than JSON. Codes: `unsupported_media_type`.
+            /// A body with a content type other than JSON, or sent with a `Content-Encoding` other than `identity`. Codes: `unsupported_media_type`.
             ///
             /// - Remark: Generated from `#/paths//v1/slots/{slot}/present/post(presentInSlot)/responses/415`.
             ///
@@ -9422,7 +9422,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A body with a content type other than JSON. Codes: `unsupported_media_type`.
+            /// A body with a content type other than JSON, or sent with a `Content-Encoding` other than `identity`. Codes: `unsupported_media_type`.
             ///
             /// - Remark: Generated from `#/paths//v1/links/opens/post(recordAppOpen)/responses/415`.
             ///
@@ -9773,7 +9773,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A body with a content type other than JSON. Codes: `unsupported_media_type`.
+            /// A body with a content type other than JSON, or sent with a `Content-Encoding` other than `identity`. Codes: `unsupported_media_type`.
             ///
             /// - Remark: Generated from `#/paths//v1/deferred/claim/post(claimDeferredLink)/responses/415`.
             ///

@@ -34,6 +34,12 @@ extension LinkError {
             details: ["contentType": .string(contentType)])
     }
 
+    static func unsupportedContentCoding(_ coding: String) -> LinkError {
+        LinkError(
+            .unsupportedMediaType, "Request bodies must be sent without a Content-Encoding (identity)",
+            details: ["contentEncoding": .string(coding)])
+    }
+
     static func invalidJSON(_ error: JSONParseError) -> LinkError {
         LinkError(
             .invalidJSON, "Request body is not valid JSON: \(error.reason)",

@@ -29,6 +29,12 @@ final class RequestAdmission: Sendable {
         } catch {
             return closing(error)
         }
+        if let coding = framing.unsupportedCoding {
+            // RFC 9110 §15.5.16: a 415 for a content coding says which codings are accepted.
+            return ErrorEnvelope.response(
+                for: .unsupportedContentCoding(coding),
+                headers: [("Accept-Encoding", "identity"), ("Connection", "close")])
+        }
         if target.utf8.count > maxURIBytes {
             return ErrorEnvelope.response(for: .uriTooLong(limit: maxURIBytes))
         }

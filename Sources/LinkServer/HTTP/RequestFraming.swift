@@ -20,6 +20,9 @@ struct RequestFraming: Sendable, Equatable {
     var fault: HeadFault?
     /// How many `Host` fields came (RFC 9112 §3.2: more than one is refused).
     var hostFields = 0
+    /// Every `Content-Encoding` value, in order: the service reads bodies as sent, so a coded one is refused
+    /// (``unsupportedCoding``).
+    var contentEncodings: [String] = []
     /// Whether the request's version asks for a `Host` (every one but HTTP/1.0: RFC 9112 §3.2, "A server MUST
     /// respond with a 400 … to any HTTP/1.1 request message that lacks a Host header field").
     var hostRequired = false
@@ -44,7 +47,18 @@ struct RequestFraming: Sendable, Equatable {
             contentLengths.append(value())
         } else if name.count == 17 && name.starts(caseInsensitiveWith: "transfer-encoding") {
             transferEncodings.append(value())
+        } else if name.count == 16 && name.starts(caseInsensitiveWith: "content-encoding") {
+            contentEncodings.append(value())
         }
+    }
+
+    /// The first content coding other than `identity` of a request with a body, or `nil`. The service reads a body
+    /// as it is sent; a gzip body read as JSON was `invalid_json`, and a plain one labelled gzip was served as if it
+    /// were not (RFC 9110 §8.4.1: a server refuses a coding it does not know with 415).
+    var unsupportedCoding: String? {
+        guard expectsBody else { return nil }
+        return contentEncodings.lazy.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces.lowercased() }
+            .first { !$0.isEmpty && $0 != "identity" }
     }
 
     /// Whether the request, once accepted, has a body to wait for.

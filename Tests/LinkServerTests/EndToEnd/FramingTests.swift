@@ -158,6 +158,40 @@ import Testing
         }
     }
 
+    // MARK: - Content codings
+
+    /// A body is read as it is sent: one with a content coding is refused before it is read (RFC 9110 §15.5.16), with
+    /// the codings accepted, whether its bytes are really coded or only labelled so.
+    @Test(arguments: ["gzip", "br", "identity, gzip", "GZIP"])
+    func aCodedBodyIsUnsupportedMediaType(_ coding: String) throws {
+        try withServer { (server) throws in
+            let body = #"{"path": "/coded"}"#
+            let reply = try exchange(
+                server,
+                "POST /v1/routes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Encoding: \(coding)\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+            #expect(reply.statuses == [415], "\(reply.text)")
+            #expect(reply.errorCode == "unsupported_media_type")
+            #expect(reply.headers["accept-encoding"] == "identity")
+            #expect(reply.headers["connection"]?.lowercased() == "close")
+            // Nothing was registered.
+            #expect(try server.client().get("/v1/resolve?url=/coded").status == 404)
+        }
+    }
+
+    @Test func anIdentityCodingOrACodingWithoutABodyIsServed() throws {
+        try withServer { (server) throws in
+            let client = server.client()
+            let body = #"{"path": "/plain"}"#
+            try client.sendRaw(
+                Array(
+                    ("POST /v1/routes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        + "Content-Encoding: identity\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body).utf8))
+            #expect(try client.readResponse().status == 201)
+            #expect(try client.get("/healthz", headers: ["Content-Encoding": "gzip"]).status == 200)
+        }
+    }
+
     // MARK: - Folded header lines
 
     /// libmicrohttpd 0.9.75 joins a folded line (obs-fold, RFC 9112 §5.2) to the field's name, so `Content-: 34` and
