@@ -441,13 +441,13 @@ public final class EventBus: Sendable {
         /// How long ago, at the snapshot, its last poll ended; zero while one waits (a waiting poll keeps it alive).
         public let idle: Duration
         public let ttl: Duration
-        /// How many of its queued events have a `seq` below the snapshot's `below`.
-        public let heldBelow: Int
+        /// The `seq`s of its queued events below the snapshot's `below`, oldest first.
+        public let heldBelow: [Int]
         /// How many events it holds.
         public let queued: Int
 
         public init(
-            id: String, cursor: Int, heldFrom: Int, missed: Int, idle: Duration, ttl: Duration, heldBelow: Int = 0,
+            id: String, cursor: Int, heldFrom: Int, missed: Int, idle: Duration, ttl: Duration, heldBelow: [Int] = [],
             queued: Int = 0
         ) {
             self.id = id
@@ -461,8 +461,8 @@ public final class EventBus: Sendable {
         }
     }
 
-    /// Every subscription's state, read at one instant; each counts its queued events below `below` (a store that
-    /// keeps no events below it counts them as dropped should the process die, ``SubscriptionState/heldBelow``).
+    /// Every subscription's state, read at one instant; each lists its queued events below `below` (a store that
+    /// keeps only some events below it keeps those, ``SubscriptionState/heldBelow``).
     public func snapshot(now: ContinuousClock.Instant, below: Int = 0) -> [SubscriptionState] {
         state.withLock { state in
             state.subscriptions.values.map { subscription in
@@ -470,7 +470,7 @@ public final class EventBus: Sendable {
                     id: subscription.id, cursor: subscription.cursor,
                     heldFrom: subscription.oldestQueued ?? state.seq + 1, missed: subscription.missed,
                     idle: subscription.waiter == nil ? max(.zero, now - subscription.lastActive) : .zero,
-                    ttl: subscription.ttl, heldBelow: below > 0 ? subscription.queuedCount(below: below) : 0,
+                    ttl: subscription.ttl, heldBelow: below > 0 ? subscription.queuedSeqs(below: below) : [],
                     queued: subscription.queue.count)
             }
         }

@@ -206,15 +206,15 @@ final class Subscription {
     /// The `seq` of the oldest event queued.
     var oldestQueued: Int? { queue.first?.seq }
 
-    /// How many queued events have a `seq` below `seq` (the queue is in `seq` order).
-    func queuedCount(below seq: Int) -> Int {
+    /// The `seq`s of the queued events below `seq`, oldest first (the queue is in `seq` order).
+    func queuedSeqs(below seq: Int) -> [Int] {
         var low = queue.startIndex
         var high = queue.endIndex
         while low < high {
             let middle = low + (high - low) / 2
             if queue[middle].seq < seq { low = middle + 1 } else { high = middle }
         }
-        return low - queue.startIndex
+        return queue[queue.startIndex..<low].map(\.seq)
     }
 
     /// Counts `missed` dropped events, all below `seq`, of a subscription brought back after a restart: the order of

@@ -60,6 +60,8 @@ final class SubscriptionJournal: Sendable {
         var written: [String: KeptSubscriptionState] = [:]
         /// The log holds no event below this one.
         var cut = 0
+        /// The last thinning of the log written (``Thinning``).
+        var thinned: Thinning?
         /// Whether a caller is writing a batch (group commit) or a sync.
         var writing = false
         /// Whether changes wait for the committing thread (``commitLater(_:then:)``).
@@ -119,7 +121,8 @@ final class SubscriptionJournal: Sendable {
     private let clock: @Sendable () -> Int64
     /// How long the committing thread waits for changes before it ends.
     private let committerIdle: TimeInterval
-    /// How many `seq`s behind the last one the log keeps at most.
+    /// How many `seq`s behind the last one the log keeps whole; older events stay only while a subscription holds
+    /// them.
     let retained: Int
 
     init(
@@ -421,9 +424,9 @@ final class SubscriptionJournal: Sendable {
     /// transaction, and settles their tickets. Called by the one writer (``asWriter(until:_:)``).
     private func writePending(sync now: ContinuousClock.Instant?) {
         // Read in this order: a subscription stored before the snapshot and missing from it was removed from the bus.
-        let (batch, written, cut, finished) = state.withLock { state in
+        let (batch, written, cut, thinned, finished) = state.withLock { state in
             defer { state.pending.removeAll(keepingCapacity: true) }
-            return (state.pending, state.written, state.cut, state.finished)
+            return (state.pending, state.written, state.cut, state.thinned, state.finished)
         }
         // A write whose changes an earlier writer took along.
         if batch.isEmpty && now == nil { return }
@@ -446,10 +449,12 @@ final class SubscriptionJournal: Sendable {
         }
         if let now {
             let wallNow = clock()
-            // The log keeps at most `retained` `seq`s: a subscription that holds older events (one nobody polls,
-            // to a type rarely emitted) would otherwise keep every event after them on disk for up to its `ttl`.
+            // The log keeps the last `retained` `seq`s whole; below them, only the events a subscription holds (one
+            // nobody polls, to a type rarely emitted, would otherwise keep every event after its own on disk for up to
+            // its `ttl`). Those stay queued across a restart: only an overflow drops an event (API.md §5).
             let oldest = bus.lastSeq - retained
             let snapshot = bus.snapshot(now: now, below: oldest)
+            var keeping: [Int] = []
             var live: Set<String> = []
             live.reserveCapacity(snapshot.count)
             // A subscription whose row is still to be committed by a later batch: its dropped events must stay in the
@@ -462,10 +467,10 @@ final class SubscriptionJournal: Sendable {
                     continue
                 }
                 let idleSince = wallNow - subscription.idle.milliseconds
-                // Its events below `oldest` stay queued here; should the process die, they count as dropped.
+                keeping += subscription.heldBelow
                 var next = KeptSubscriptionState(
-                    cursor: subscription.cursor, heldFrom: max(subscription.heldFrom, oldest),
-                    missed: subscription.missed + subscription.heldBelow, idleSince: idleSince)
+                    cursor: subscription.cursor, heldFrom: subscription.heldFrom, missed: subscription.missed,
+                    idleSince: idleSince)
                 // An empty queue's `heldFrom` is the next `seq`, which every emit moves. When the row was written with
                 // an empty queue too (its `heldFrom` past its cursor) and neither cursor nor count moved since,
                 // nothing reached it in between, so the row's older one is as good. (A row written while events were
@@ -488,8 +493,12 @@ final class SubscriptionJournal: Sendable {
             changes.closed += written.keys.filter { !live.contains($0) }
             // Every event that reached a subscription at or after its row's `heldFrom` stays: the lowest snapshot
             // `heldFrom` is at most that (an empty queue's row may be older, but nothing reached it since).
-            let lowest = max(snapshot.map(\.heldFrom).min() ?? bus.lastSeq + 1, oldest)
+            let lowest = snapshot.map(\.heldFrom).min() ?? bus.lastSeq + 1
             if lowest > cut && !unstored { changes.cut = lowest }
+            if oldest > lowest && !unstored {
+                let thin = Thinning(below: oldest, keeping: Array(Set(keeping)).sorted())
+                if thin != thinned { changes.thin = thin }
+            }
         }
         let tickets = batch.first.map { $0.ticket...batch[batch.count - 1].ticket }
         // What its changes' requests are told when the write fails: a full, read-only or failing disk is the
@@ -507,6 +516,7 @@ final class SubscriptionJournal: Sendable {
                 for (id, next) in changes.states where state.written[id] != nil { state.written[id] = next }
                 for id in changes.closed { state.written[id] = nil }
                 if let cut = changes.cut { state.cut = cut }
+                if let thin = changes.thin { state.thinned = thin }
                 if let tickets { state.settled = max(state.settled, tickets.upperBound) }
             }
         } catch {

@@ -45,13 +45,22 @@ struct SubscriptionChanges: Sendable {
     var states: [String: KeptSubscriptionState] = [:]
     var closed: [String] = []
     var cut: Int?
+    /// The logged events below `below` that no subscription holds go; those of `keeping` stay (``Thinning``).
+    var thin: Thinning?
     /// Slots changed, written with the events they are told as (`slotChanged`, in ``events``): both or neither.
     var slots: [(name: String, presentation: Presentation?)] = []
 
     var isEmpty: Bool {
         retired.isEmpty && opened.isEmpty && events.isEmpty && states.isEmpty && closed.isEmpty && cut == nil
-            && slots.isEmpty
+            && thin == nil && slots.isEmpty
     }
+}
+
+/// The part of the event log kept whole is the last ``SubscriptionJournal/retained`` `seq`s; below that, only the
+/// events some subscription still holds (`keeping`, in `seq` order) are kept.
+struct Thinning: Sendable, Equatable {
+    var below: Int
+    var keeping: [Int]
 }
 
 /// A subscription's state as a sync writes it.
@@ -93,8 +102,8 @@ extension SQLiteStore {
     }
 
     /// Commits a batch of the journal's changes in one transaction, in this order: types removed, new subscriptions,
-    /// new events of the log, changed subscription states, the removal of subscriptions gone (closed or expired), and of the
-    /// logged events below `cut` (no subscription holds them).
+    /// new events of the log, changed subscription states, the removal of subscriptions gone (closed or expired), of
+    /// the logged events below `cut` (no subscription holds them), and of those below `thin.below` that are not kept.
     func saveSubscriptionChanges(_ changes: SubscriptionChanges) throws {
         guard !changes.isEmpty else { return }
         try database.write { db in
@@ -151,6 +160,12 @@ extension SQLiteStore {
                 try db.execute(sql: "DELETE FROM event_log WHERE seq < ?", arguments: [cut])
                 // A removed type's last event is behind every subscription: it is done with.
                 try db.execute(sql: "DELETE FROM event_subscription_type WHERE through < ?", arguments: [cut])
+            }
+            if let thin = changes.thin {
+                let kept = "[" + thin.keeping.map(String.init).joined(separator: ",") + "]"
+                try db.execute(
+                    sql: "DELETE FROM event_log WHERE seq < ? AND seq NOT IN (SELECT value FROM json_each(?))",
+                    arguments: [thin.below, kept])
             }
         }
     }
