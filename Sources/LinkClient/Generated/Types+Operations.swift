@@ -86,7 +86,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/routes/get(listRoutes)/responses/401`.
             ///
@@ -299,7 +299,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/routes/post(registerRoute)/responses/401`.
             ///
@@ -650,7 +650,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/routes/put(replaceRoutes)/responses/401`.
             ///
@@ -994,7 +994,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/routes/delete(deleteRouteByPattern)/responses/401`.
             ///
@@ -1283,7 +1283,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/routes/{name}/get(getRoute)/responses/401`.
             ///
@@ -1510,7 +1510,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/routes/{name}/delete(deleteRoute)/responses/401`.
             ///
@@ -1836,7 +1836,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/resolve/get(resolveLocation)/responses/401`.
             ///
@@ -2143,7 +2143,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/resolve/post(resolve)/responses/401`.
             ///
@@ -2517,7 +2517,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/locate/post(locate)/responses/401`.
             ///
@@ -2822,7 +2822,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/rules/evaluate/post(evaluateRule)/responses/401`.
             ///
@@ -3285,7 +3285,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/resources/get(getResources)/responses/401`.
             ///
@@ -3646,7 +3646,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/resources/post(createResource)/responses/401`.
             ///
@@ -4027,7 +4027,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/resources/patch(updateResource)/responses/401`.
             ///
@@ -4389,7 +4389,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/resources/delete(deleteResource)/responses/401`.
             ///
@@ -4694,7 +4694,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/subscriptions/post(createSubscription)/responses/401`.
             ///
@@ -5104,7 +5104,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/subscriptions/{id}/get(pollSubscription)/responses/401`.
             ///
@@ -5356,7 +5356,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/subscriptions/{id}/delete(deleteSubscription)/responses/401`.
             ///
@@ -5615,7 +5615,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/emit/post(emitEvent)/responses/401`.
             ///
@@ -5909,7 +5909,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/get(listEventTypes)/responses/401`.
             ///
@@ -6173,7 +6173,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/post(registerEventType)/responses/401`.
             ///
@@ -6492,7 +6492,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/delete(deleteEventTypeByPattern)/responses/401`.
             ///
@@ -7530,7 +7530,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/{name}/delete(deleteEventType)/responses/401`.
             ///
@@ -7828,7 +7828,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/slots/{slot}/present/post(presentInSlot)/responses/401`.
             ///
@@ -8163,7 +8163,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/slots/{slot}/get(getSlot)/responses/401`.
             ///
@@ -8397,7 +8397,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/slots/{slot}/present/{id}/delete(dismissFromSlot)/responses/401`.
             ///
@@ -8675,7 +8675,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/stats/clicks/get(getClickStats)/responses/401`.
             ///
@@ -9105,7 +9105,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/qr/get(getQRCode)/responses/401`.
             ///
@@ -9330,7 +9330,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/links/opens/post(recordAppOpen)/responses/401`.
             ///
@@ -9681,7 +9681,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/deferred/claim/post(claimDeferredLink)/responses/401`.
             ///
@@ -10072,7 +10072,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/links/decision/get(getLinkDecision)/responses/401`.
             ///
@@ -10276,7 +10276,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Missing or wrong bearer token. Codes: `unauthorized`.
+            /// Missing or wrong bearer token; `details.needs` says which token the request needs (`admin` or `read`). Codes: `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//v1/links/association-files/get(getAssociationFiles)/responses/401`.
             ///

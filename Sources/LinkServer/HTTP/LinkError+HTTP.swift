@@ -58,7 +58,13 @@ extension LinkError {
     static let nulInTarget = LinkError(
         .invalidRequest, "The request target contains a NUL byte", details: ["reason": "nul in target"])
 
-    static let unauthorized = LinkError(.unauthorized, "A valid bearer token is required")
+    /// 401, saying which token the request needs (`details.needs`: `admin` for a write, `read` for a read), so that a
+    /// client told "no" with a read token knows whether the token was wrong or only not enough.
+    static func unauthorized(needing token: String) -> LinkError {
+        LinkError(
+            .unauthorized, token == "admin" ? "This change needs the admin token" : "A valid bearer token is required",
+            details: ["needs": .string(token)])
+    }
 
     /// 503: the shared store does not answer (API.md §12).
     static let storeUnreachable = LinkError(.unavailable, "The shared store cannot be reached")

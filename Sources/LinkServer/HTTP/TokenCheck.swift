@@ -14,11 +14,11 @@ struct TokenCheck: Sendable {
         case .read:
             guard let readToken else { return }
             if matches(presented, readToken) || (adminToken.map { matches(presented, $0) } ?? false) { return }
-            throw LinkError.unauthorized
+            throw LinkError.unauthorized(needing: "read")
         case .write:
             guard let adminToken else { return }
             if matches(presented, adminToken) { return }
-            throw LinkError.unauthorized
+            throw LinkError.unauthorized(needing: "admin")
         }
     }
 

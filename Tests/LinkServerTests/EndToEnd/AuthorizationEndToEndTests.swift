@@ -101,6 +101,9 @@ import Testing
                         #expect(reply.status == 401, "\(label): \(reply.status)")
                         #expect(reply.errorCode == "unauthorized", "\(label)")
                         #expect(reply.header("WWW-Authenticate") == "Bearer", "\(label)")
+                        // Which token it needs: a client refused with the read token learns it is not enough.
+                        let needs = reply.json?["error"]?["details"]?["needs"]?.stringValue
+                        #expect(needs == (endpoint.who == .admin ? "admin" : "read"), "\(label)")
                     }
                 }
             }

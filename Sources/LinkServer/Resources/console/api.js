@@ -55,18 +55,22 @@ export async function request(method, path, { body, headers = {}, signal, as = "
       throw new ApiError(0, "network", `The server could not be reached (${error.message}).`, {});
     }
     if (response.status === 401 && retryOn401 && attempt < 3) {
-      // A write refused with a token may be refused for a read token, which does not write: said so.
+      // The answer says which token the request needs (`details.needs`): a change refused with a token may be
+      // refused for a read token, which does not write, and is said so. (A POST may be a read: a subscribe to
+      // existing types, a resolve.)
+      const needs = await response.clone().json().then((answer) => answer?.error?.details?.needs, () => undefined);
+      const needsAdmin = needs ? needs === "admin" : method !== "GET" && method !== "HEAD";
       const reason = !auth.token
         ? "This request needs a token."
-        : method !== "GET" && method !== "HEAD"
+        : needsAdmin
           ? "The server refused that token for this change, which needs the admin token (a read token only looks)."
           : "The server refused that token. Try again.";
       const refused = auth.token;
       const token = await askOnce(reason);
       if (token) continue;
       // A read refused with a token: it is neither of the service's tokens (both read), so it is not kept as a
-      // sign-in. (A write refused may be a read token's: kept.)
-      if (refused && method === "GET" && auth.token === refused) auth.token = null;
+      // sign-in. (A change refused may be a read token's: kept.)
+      if (refused && !needsAdmin && auth.token === refused) auth.token = null;
     }
     if (!response.ok && response.status !== 304) {
       let envelope = null;

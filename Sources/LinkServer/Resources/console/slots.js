@@ -12,30 +12,32 @@ export const slotsView = {
     const watchButton = h("button", { type: "button", id: "slot-watch" }, "Watch");
     let tail = null;
 
-    const slotPath = () => `/v1/slots/${encodeURIComponent(slot.value.trim())}`;
+    // The slot a request is for is named when it is made: the card's buttons act on the slot the card shows, whatever
+    // is typed in the field since.
+    const slotPath = (name) => `/v1/slots/${encodeURIComponent(name)}`;
 
-    const load = async () => {
-      const answer = await status.run(() => get(slotPath()), `Loading slot ${slot.value}…`);
-      if (answer) render(answer.current);
+    const load = async (name = slot.value.trim()) => {
+      const answer = await status.run(() => get(slotPath(name)), `Loading slot ${name}…`);
+      if (answer) render(name, answer.current);
     };
 
-    const render = (showing) => {
+    const render = (name, showing) => {
       current.replaceChildren(
-        h("h3", {}, `Slot ${slot.value.trim()}`),
+        h("h3", {}, `Slot ${name}`),
         showing
-          ? h("div", { dataset: { current: showing.id } },
+          ? h("div", { dataset: { current: showing.id, slot: name } },
             h("p", {}, "Showing ", h("strong", { id: "slot-current-id" }, showing.id), ` at priority ${showing.priority}, since ${new Date(showing.since).toLocaleString()}, until ${new Date(showing.expires).toLocaleString()}.`),
             h("pre", {}, pretty(showing.payload)),
-            h("button", { type: "button", class: "danger", id: "slot-dismiss", onclick: () => dismiss(showing.id) }, `Dismiss ${showing.id}`))
+            h("button", { type: "button", class: "danger", id: "slot-dismiss", onclick: () => dismiss(name, showing.id) }, `Dismiss ${showing.id}`))
           : h("p", { class: "empty", id: "slot-empty" }, "Nothing is showing in this slot."));
     };
 
-    const dismiss = async (id) => {
-      const done = await status.run(() => request("DELETE", `${slotPath()}/present/${encodeURIComponent(id)}`), "Dismissing…");
-      if (done) await load();
+    const dismiss = async (name, id) => {
+      const done = await status.run(() => request("DELETE", `${slotPath(name)}/present/${encodeURIComponent(id)}`), "Dismissing…");
+      if (done) await load(name);
       // `not_current`: something else shows now; show it, keeping the error in view.
       else if (status.lastError?.code === "not_current") {
-        await get(slotPath()).then((answer) => render(answer.current), () => current.replaceChildren());
+        await get(slotPath(name)).then((answer) => render(name, answer.current), () => current.replaceChildren());
       }
     };
 
@@ -60,14 +62,14 @@ export const slotsView = {
           if (missed) log.prepend(h("li", { class: "event", dataset: { reason: "missed" } }, `${missed} change${missed === 1 ? "" : "s"} of some slot may have been missed; showing the slot as it is now.`));
           events = events.filter((event) => event.params?.slot === watched);
           if (!events.length) {
-            if (missed) load();
+            if (missed) load(watched);
             return;
           }
           for (const event of events) {
             const extra = event.extra || {};
             log.prepend(h("li", { class: "event", dataset: { reason: extra.reason } }, `${new Date(event.time).toLocaleTimeString()} ${extra.reason}${extra.current ? `: ${extra.current.id} (priority ${extra.current.priority})` : ""}${extra.replaced ? (extra.current ? `, replacing ${extra.replaced.id}` : `: ${extra.replaced.id} ended`) : ""}`));
           }
-          load();
+          load(watched);
         },
         onState: (text, error) => {
           status[error ? "error" : "ok"](error || `Watching ${watched}: ${text}`);
@@ -93,6 +95,7 @@ export const slotsView = {
       presentStatus.element);
     presentForm.addEventListener("submit", async (event) => {
       event.preventDefault();
+      const name = slot.value.trim();
       let body;
       try {
         body = { id: id.value.trim(), priority: parseWholeNumberField(priority.value, "Priority"), payload: parseJSONField(payload.value, "Payload", null) };
@@ -101,12 +104,12 @@ export const slotsView = {
         presentStatus.error(error);
         return;
       }
-      const answer = await presentStatus.run(() => post(`${slotPath()}/present`, body), "Presenting…");
+      const answer = await presentStatus.run(() => post(`${slotPath(name)}/present`, body), "Presenting…");
       if (!answer) return;
       presentStatus.ok(answer.presented
         ? `Presented${answer.replaced ? `, replacing ${answer.replaced.id}` : ""}.`
         : `Not presented: ${answer.current.id} shows at priority ${answer.current.priority}, which is not lower.`);
-      await load();
+      await load(name);
     });
 
     section.append(
