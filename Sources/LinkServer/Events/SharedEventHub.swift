@@ -300,7 +300,7 @@ final class SharedEventHub: EventHub {
         for waiter in expired { waiter.complete(waiter.empty) }
         if sweep {
             do {
-                try store.sweepEvents(now: clock(), retain: retained)
+                try store.sweepEvents(now: clock(), retain: retained, queueLimit: types.limits.queueLimit)
             } catch {
                 logger.warning("event log sweep failed", metadata: ["error": "\(error)"])
             }

@@ -263,6 +263,54 @@ extension PostgresSuites {
         /// against the types it followed, before A's, and the store counts them under its lock. Only growth is
         /// refused: naming a stored type still works at the limit. Without the count, registrations on three
         /// instances at once went past the limit together and the instances disagreed on the types for good.
+        /// The sweep keeps the log's tail and, behind it, what a queue still holds: an event of a rare type waits for
+        /// its subscriber however many `seq`s go by (API.md §5: only an overflow drops), an overflow is counted as it
+        /// goes, and the events every subscriber acknowledged (or none holds) are removed.
+        @Test func theSweepRemovesOnlyWhatNoQueueHolds() async throws {
+            try await Self.onTwoStores { a, b in
+                let now = WallClock.milliseconds()
+                for (id, shape) in [("rare", "/rare"), ("full", "/full"), ("busy", "/busy")] {
+                    _ = try a.createSubscription(id: id, shapes: [shape], stored: [], ttl: 60_000, now: now, limit: 10)
+                }
+                func append(_ shape: String) throws -> Int {
+                    try #require(
+                        try b.appendEvent(.init(shapes: [shape], body: "{}"), now: now, onlyIfHeard: false)?.seq)
+                }
+                let rare = try append("/rare")
+                let full = try (0..<4).map { _ in try append("/full") }
+                let busy = try (0..<3).map { _ in try append("/busy") }
+                _ = try a.pollSubscription(
+                    id: "busy", after: busy[2], now: now, wait: 0, queueLimit: 2, supersedes: true)
+                // Every `seq` but the last is behind the tail kept whole.
+                try b.sweepEvents(now: now, retain: 1, queueLimit: 2)
+                let left = try a.eventShapes(after: 0, through: busy[2], limit: 100).map(\.seq)
+                #expect(left == [rare, full[2], full[3], busy[2]])
+                let rareQueue = try #require(
+                    try a.pollSubscription(
+                        id: "rare", after: nil, now: now, wait: 0, queueLimit: 2, supersedes: false, changing: false))
+                #expect(rareQueue.events.map(\.seq) == [rare])
+                #expect(rareQueue.missed == 0)
+                // The queue of two held its newest two; the two before were the overflow, counted once removed.
+                let fullQueue = try #require(
+                    try a.pollSubscription(
+                        id: "full", after: nil, now: now, wait: 0, queueLimit: 2, supersedes: false, changing: false))
+                #expect(fullQueue.events.map(\.seq) == [full[2], full[3]])
+                #expect(fullQueue.missed == 2)
+                // A sweep again changes nothing; an acknowledgement lets the rare event go.
+                try a.sweepEvents(now: now, retain: 1, queueLimit: 2)
+                #expect(
+                    try #require(
+                        try b.pollSubscription(
+                            id: "full", after: nil, now: now, wait: 0, queueLimit: 2, supersedes: false,
+                            changing: false)
+                    ).missed == 2)
+                _ = try a.pollSubscription(id: "rare", after: rare, now: now, wait: 0, queueLimit: 2, supersedes: true)
+                try b.sweepEvents(now: now, retain: 1, queueLimit: 2)
+                #expect(
+                    try a.eventShapes(after: 0, through: busy[2], limit: 100).map(\.seq) == [full[2], full[3], busy[2]])
+            }
+        }
+
         @Test func theTypeLimitHoldsAcrossInstances() async throws {
             try await Self.onTwoStores { (a, b) throws in
                 let bus = EventBus(limits: .init(maxTypes: 4))

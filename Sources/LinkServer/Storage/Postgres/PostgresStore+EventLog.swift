@@ -315,10 +315,11 @@ extension PostgresStore {
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Removes expired subscriptions, and events that every subscription acknowledged or that are more than
-    /// `retain` behind the last `seq` (counted as missed by the subscriptions that had not acknowledged them).
-    /// Serialised across instances, so a removed event is counted once.
-    func sweepEvents(now: Int64, retain: Int) throws {
+    /// Removes expired subscriptions, the events that every subscription acknowledged, and those more than
+    /// `retain` behind the last `seq` that no subscription's queue holds (its newest `queueLimit` unacknowledged
+    /// events): only an overflow drops an event (API.md §5), and the events older than a queue's are counted as
+    /// dropped (missed) by it as they go. Serialised across instances, so a removed event is counted once.
+    func sweepEvents(now: Int64, retain: Int, queueLimit: Int) throws {
         try transaction(commitsLate: true) { connection, logger in
             // No statement limit here (connections start with one, PostgresStore.statementTimeout): a sweep that
             // takes long must still finish, or the log it would shorten only grows. Its caller does not answer
@@ -338,13 +339,31 @@ extension PostgresStore {
                     "SELECT min(acked) FROM event_subscription", logger: logger
                 ).collectColumn(Int?.self).first ?? nil
             let cut = max(oldestAcked ?? latest, latest - retain)
+            // `floors`: where the queue of each subscription behind the cut starts (its `queueLimit`-th newest
+            // unacknowledged event; NULL when it holds none). Older events of it are overflow: counted, then removed
+            // with every event at or below the cut that no queue holds. (The statements of a WITH run once each,
+            // on one snapshot.)
             try await connection.query(
                 """
-                UPDATE event_subscription s SET dropped = s.dropped + (
-                        SELECT count(*) FROM event_log e
-                        WHERE e.seq > s.acked AND e.seq <= \(cut) AND \(unescaped: PostgresStore.reaches)),
-                    dropped_through = GREATEST(s.dropped_through, \(cut))
-                WHERE s.acked < \(cut)
+                WITH floors AS MATERIALIZED (
+                    SELECT s.id, s.acked, s.shapes, s.retired, s.retired_through, (
+                        SELECT min(q.seq) FROM (
+                            SELECT e.seq FROM event_log e
+                            WHERE e.seq > s.acked AND \(unescaped: PostgresStore.reaches)
+                            ORDER BY e.seq DESC LIMIT \(queueLimit)) q) AS floor
+                    FROM event_subscription s WHERE s.acked < \(cut)),
+                overflow AS (
+                    SELECT s.id, count(*) AS n, max(e.seq) AS through FROM floors s
+                    JOIN event_log e ON e.seq > s.acked AND e.seq < s.floor AND e.seq <= \(cut)
+                    WHERE \(unescaped: PostgresStore.reaches)
+                    GROUP BY s.id),
+                counted AS (
+                    UPDATE event_subscription t SET dropped = t.dropped + o.n,
+                        dropped_through = GREATEST(t.dropped_through, o.through)
+                    FROM overflow o WHERE t.id = o.id)
+                DELETE FROM event_log e WHERE e.seq <= \(cut) AND NOT EXISTS (
+                    SELECT 1 FROM floors s
+                    WHERE e.seq >= s.floor AND e.seq > s.acked AND \(unescaped: PostgresStore.reaches))
                 """, logger: logger)
             // Retired shapes whose last event the subscription acknowledged (or counted as dropped) are done with.
             try await connection.query(
@@ -353,7 +372,6 @@ extension PostgresStore {
                 WHERE cardinality(retired) > 0 AND GREATEST(acked, dropped_through) >= (
                     SELECT max(t) FROM unnest(retired_through) t)
                 """, logger: logger)
-            try await connection.query("DELETE FROM event_log WHERE seq <= \(cut)", logger: logger)
             return ()
         }
     }
