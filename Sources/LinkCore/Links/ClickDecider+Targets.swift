@@ -1,12 +1,14 @@
 /// Targets, previews and pages of a click decision.
 extension ClickDecider {
-    /// The first that is set of: the route's target for `platform`, its fallback, the app's store, `webURL`.
+    /// The first that is set of: the route's target for `platform`, its fallback, the app's store, `webURL`. An App
+    /// Store campaign token in a route's target or fallback is cut to 40 bytes once filled in (§7; the store's is cut
+    /// when the settings are read).
     public func target(_ link: RouteLink?, platform: LinkPlatform, resolution: Resolution) -> String? {
         let render = { (template: LinkTemplate) in
             template.render(params: resolution.params, location: resolution.location)
         }
         if let own = link?.target(for: platform) { return RouteLink.limitingCampaignToken(render(own)) }
-        if let fallback = link?.fallback { return render(fallback) }
+        if let fallback = link?.fallback { return RouteLink.limitingCampaignToken(render(fallback)) }
         switch platform {
         case .ios: if let store = settings.ios?.storeURL { return store }
         case .android: if let store = settings.android?.storeURL { return store }

@@ -126,7 +126,8 @@ extension LinksSettings {
             if RouteLink.lacksProviderToken(try urlTemplate(plain, field: field)) {
                 throw LinkError.invalidSetting(field, value: url, reason: RouteLink.providerTokenReason)
             }
-            return plain
+            // And its campaign token is cut to 40 bytes, as a route's target's is once filled in.
+            return RouteLink.limitingCampaignToken(plain)
         }
         app.landingPage = landingPage ?? false
         app.webcredentials = webcredentials ?? false

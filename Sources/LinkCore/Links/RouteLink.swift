@@ -60,6 +60,12 @@ public final class RouteLink: Sendable {
         if let ios, RouteLink.lacksProviderToken(ios, asWritten: stored) {
             throw LinkTemplate.invalid(ios.description, field: field + ".ios", reason: RouteLink.providerTokenReason)
         }
+        // The fallback is the iOS target of a link without `ios` (§7 step 6): the same rule (not for what an earlier
+        // version stored, which did not check it).
+        if !stored, let fallback, RouteLink.lacksProviderToken(fallback) {
+            throw LinkTemplate.invalid(
+                fallback.description, field: field + ".fallback", reason: RouteLink.providerTokenReason)
+        }
         if !stored, let validFrom, let validUntil, validFrom > validUntil {
             // A link that can never be valid is a mistake, said at once rather than found on the first click.
             throw LinkError(
@@ -116,8 +122,8 @@ public final class RouteLink: Sendable {
         return names
     }
 
-    /// `url` with an App Store campaign token `ct` longer than 40 bytes (decoded) cut to 40, at a character
-    /// boundary; other URLs unchanged.
+    /// `url` with an App Store campaign token `ct` (its name read decoded) longer than 40 bytes (decoded) cut to 40,
+    /// at a character boundary, and written `ct=`; other URLs unchanged.
     public static func limitingCampaignToken(_ url: String) -> String {
         guard StoreURL.isAppStoreWithCampaign(url), let mark = url.firstIndex(of: "?")
         else { return url }
@@ -125,8 +131,11 @@ public final class RouteLink: Sendable {
         var items = url[url.index(after: mark)..<fragmentStart].split(separator: "&", omittingEmptySubsequences: false)
             .map(String.init)
         var changed = false
-        for (index, item) in items.enumerated() where item.hasPrefix("ct=") {
-            guard let value = try? PercentCoding.decode(String(item.dropFirst(3)), allowControls: true),
+        for (index, item) in items.enumerated() {
+            // The name read decoded, as the `pt` rule reads it (`c%74` is `ct`).
+            guard let equals = item.firstIndex(of: "="),
+                (try? PercentCoding.decode(String(item[..<equals]), allowControls: true)) == "ct",
+                let value = try? PercentCoding.decode(String(item[item.index(after: equals)...]), allowControls: true),
                 value.utf8.count > campaignTokenLimit
             else { continue }
             var cut = ""

@@ -48,6 +48,8 @@ import Testing
         // The same host written with its trailing dot, or with the default port.
         (#"{"ios": "https://apps.apple.com./app/id1?ct=x"}"#, "link.ios"),
         (#"{"ios": "https://Apps.Apple.com:443/app/id1?ct=x"}"#, "link.ios"),
+        // The fallback is the iOS target of a link without `ios`: the same rule.
+        (#"{"fallback": "https://apps.apple.com/app/id1?ct=x"}"#, "link.fallback"),
         // A link that could never be valid.
         (#"{"validFrom": "2026-12-02T00:00:00Z", "validUntil": "2026-12-01T00:00:00Z"}"#, "link.validUntil"),
         (#"{"validUntil": "tomorrow"}"#, "link.validUntil"),
@@ -184,5 +186,10 @@ import Testing
             RouteLink.limitingCampaignToken("https://apps.apple.com/app/id1?pt=1&ct=short")
                 == "https://apps.apple.com/app/id1?pt=1&ct=short")
         #expect(RouteLink.limitingCampaignToken("https://x.com/?ct=" + long) == "https://x.com/?ct=" + long)
+        // Found by its decoded name, as the `pt` rule finds it.
+        let sixty = String(repeating: "a", count: 60)
+        #expect(
+            RouteLink.limitingCampaignToken("https://apps.apple.com/app/id1?pt=1&c%74=" + sixty)
+                == "https://apps.apple.com/app/id1?pt=1&ct=" + String(repeating: "a", count: 40))
     }
 }

@@ -83,6 +83,40 @@ import Testing
         }
     }
 
+    /// The cut holds wherever the campaign token comes from: a name written encoded (`c%74`, read as `ct` by the
+    /// `pt` rule too), a route's fallback (the iOS target of a link without `ios`), the app's `storeURL`.
+    @Test func theCampaignTokenIsCutWhereverItComesFrom() throws {
+        let sixty = String(repeating: "a", count: 60)
+        let forty = String(repeating: "a", count: 40)
+        try withServer({
+            LinkListenerTests.configure(&$0)
+            $0.links.ios?.storeURL = try! LinksSettings.iosApp(
+                appIDs: ["ABCDE12345.com.example.app"], scheme: nil,
+                storeURL: "https://apps.apple.com/app/id123456789?pt=1&ct=" + sixty, landingPage: nil,
+                webcredentials: nil
+            ).storeURL
+        }) { (server) throws in
+            let routes: [JSONValue] = [
+                ["path": "/encoded/:id", "link": ["ios": "https://apps.apple.com/app/id123456789?pt=1&c%74={id}"]],
+                ["path": "/fallback/:id", "link": ["fallback": "https://apps.apple.com/app/id123456789?pt=1&ct={id}"]],
+                ["path": "/plain/:id"],
+            ]
+            for route in routes { #expect(try server.client().post("/v1/routes", route).status == 201) }
+            // A fallback on the App Store with a campaign but no provider is refused as an `ios` target is.
+            let refused = try server.client().post(
+                "/v1/routes",
+                ["path": "/nopt/:id", "link": ["fallback": "https://apps.apple.com/app/id123456789?ct={id}"]])
+            #expect(refused.status == 400)
+            #expect(refused.json?["error"]?["details"]?["field"] == "link.fallback")
+            for path in ["/encoded/", "/fallback/", "/plain/"] {
+                let reply = try server.linksClient().click(path + sixty, agent: LinkListenerTests.iPhone)
+                #expect(reply.status == 302, "\(path)")
+                #expect(
+                    reply.header("location") == "https://apps.apple.com/app/id123456789?pt=1&ct=" + forty, "\(path)")
+            }
+        }
+    }
+
     /// §7 step 6: an Android person in an in-app browser, bound for Google Play, gets a 200 page whose button opens
     /// `intent://<host><location>#Intent;scheme=https;package=<package>;S.browser_fallback_url=<the store URL with
     /// §9's referrer, percent-encoded>;end`; the token in it can be claimed, and "Such a page is a counted click".
