@@ -5,12 +5,21 @@ import LinkCore
 struct AppLinkEndpoints: Sendable {
     let engine: LinkEngine
     let auth: TokenCheck
+    /// The longest opened `url`, in bytes: `server.maxURIBytes`, the longest link a click can carry (an open's body
+    /// may hold up to `server.maxBodyBytes`, and the whole location goes into the open's `linkClick` event).
+    var maxURLBytes = DaemonSettings().maxURIBytes
 
     var endpoints: [Endpoint] {
         [
             Endpoint("POST", AppLinkEndpoints.opensPath, .read) { request, _ in
                 let fields = try JSONFields(try request.jsonBody(), allowed: ["url", "platform"])
                 let url = try fields.requiredString("url")
+                if url.utf8.count > maxURLBytes {
+                    throw LinkError(
+                        .invalidURL,
+                        "Field 'url' is longer than \(maxURLBytes) bytes, the longest link a click carries",
+                        details: ["field": "url", "max": .int(maxURLBytes)])
+                }
                 let platform = try fields.requiredString("platform")
                 guard let parsed = Platform(rawValue: platform), parsed == .ios || parsed == .android else {
                     throw LinkError(

@@ -62,6 +62,34 @@ import Testing
         }
     }
 
+    /// An opened `url` is at most `server.maxURIBytes` long, as a clicked link is (its body may be a megabyte, and
+    /// the whole location went into the open's `linkClick` event): a longer one is 400 `invalid_url`, on both
+    /// listeners, and counts nothing.
+    @Test func anOpenedURLIsNoLongerThanALinkAClickCarries() throws {
+        try withServer({ LinkListenerTests.configure(&$0) { $0.server.maxURIBytes = 1024 } }) { (server) throws in
+            #expect(try server.client().post("/v1/routes", LinkListenerTests.userRoute).status == 201)
+            let prefix = "https://links.example.com/users/42?q="
+            let fits: JSONValue = [
+                "url": .string(prefix + String(repeating: "a", count: 1024 - prefix.utf8.count)), "platform": "ios",
+            ]
+            let long: JSONValue = [
+                "url": .string(prefix + String(repeating: "a", count: 1025 - prefix.utf8.count)), "platform": "ios",
+            ]
+            #expect(try server.client().post("/v1/links/opens", fits).json?["decision"] == "open")
+            for reply in [
+                try server.client().post("/v1/links/opens", long),
+                try server.linksClient().postToLinks("/v1/links/opens", long),
+            ] {
+                #expect(reply.status == 400)
+                #expect(reply.errorCode == "invalid_url")
+                #expect(reply.json?["error"]?["details"]?["field"] == "url")
+                #expect(reply.json?["error"]?["details"]?["max"] == 1024)
+            }
+            server.application.clicks.flush()
+            #expect(try server.client().get("/v1/stats/clicks?route=user").json?["opens"] == 1)
+        }
+    }
+
     /// §8 `resolution` "as in §7 step 7": with a read token set, an open on the links listener without a token gets
     /// `"resolution": null`; with the read token, or the admin token, it gets the §3 answer.
     @Test func anOpensResolutionNeedsAReadingTokenWhenOneIsSet() throws {
