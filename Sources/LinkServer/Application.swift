@@ -138,7 +138,7 @@ final class Application: Sendable {
         links = LinkEngine(
             settings: config.links, routes: routes, store: store, clicks: clicks, hub: hub, logger: logger,
             metrics: metrics, storeReachable: { following.withLock { $0 }?.isReachable ?? true })
-        let appEndpoints = AppLinkEndpoints(engine: links, auth: auth, maxURLBytes: config.server.maxURIBytes).endpoints
+        let appEndpoints = AppLinkEndpoints(engine: links, auth: auth, maxURIBytes: config.server.maxURIBytes).endpoints
         endpoints += appEndpoints
         endpoints +=
             LinkInspectionEndpoints(

@@ -46,6 +46,10 @@ public final class EventBus: Sendable {
         /// one up by its id.
         var subscribers: [Int: [String: Subscription]] = [:]
         var seq: Int
+        /// The first `seq` of an emit committed before it is delivered (``emit(_:time:now:committingFirst:)``) while
+        /// it is not delivered yet: an empty queue holds nothing below it (``snapshot(now:below:)``), though `seq`
+        /// has passed it.
+        var undeliveredFrom: Int?
         /// `seq` may not pass this without a new reservation (see ``EventBus/init(types:limits:lastSeq:reserveSeqBlock:)``).
         var seqLimit: Int
         var nextToken: UInt64 = 0
@@ -468,7 +472,8 @@ public final class EventBus: Sendable {
             state.subscriptions.values.map { subscription in
                 SubscriptionState(
                     id: subscription.id, cursor: subscription.cursor,
-                    heldFrom: subscription.oldestQueued ?? state.seq + 1, missed: subscription.missed,
+                    heldFrom: subscription.oldestQueued ?? state.undeliveredFrom ?? state.seq + 1,
+                    missed: subscription.missed,
                     idle: subscription.waiter == nil ? max(.zero, now - subscription.lastActive) : .zero,
                     ttl: subscription.ttl, heldBelow: below > 0 ? subscription.queuedSeqs(below: below) : [],
                     queued: subscription.queue.count)
@@ -545,6 +550,8 @@ public final class EventBus: Sendable {
         committingFirst commit: ([EmitResult]) throws -> Void
     ) throws -> [EmitResult] {
         try emitting.withLock { _ in
+            // Delivered, or not made (a failed commit, an event that matches nothing): nothing is in flight.
+            defer { state.withLock { $0.undeliveredFrom = nil } }
             var prepared: [PreparedEmit] = []
             for event in events {
                 prepared.append(
@@ -554,6 +561,7 @@ public final class EventBus: Sendable {
             try commit(results)
             var wake: [(Subscription.Waiter, PollResult)] = []
             state.withLock { state in
+                state.undeliveredFrom = nil
                 for emit in prepared {
                     for (event, ids) in emit.planned {
                         for id in ids {
@@ -593,6 +601,8 @@ public final class EventBus: Sendable {
                 }
                 guard state.seq < state.seqLimit else { return .reserve(limit: state.seqLimit) }
                 state.seq += 1
+                // Set with the `seq` itself: a snapshot in between would say an empty queue holds nothing up to it.
+                if !deliveringNow && state.undeliveredFrom == nil { state.undeliveredFrom = state.seq }
                 // A subscription gets the event once, with its best-matching type: with several types matching,
                 // the ids already reached are skipped (with one, each subscriber is reached once anyway).
                 var reached: Set<String> = []

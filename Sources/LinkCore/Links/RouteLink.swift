@@ -62,7 +62,7 @@ public final class RouteLink: Sendable {
         }
         // The fallback is the iOS target of a link without `ios` (§7 step 6): the same rule (not for what an earlier
         // version stored, which did not check it).
-        if !stored, let fallback, RouteLink.lacksProviderToken(fallback) {
+        if !stored, ios == nil, let fallback, RouteLink.lacksProviderToken(fallback) {
             throw LinkTemplate.invalid(
                 fallback.description, field: field + ".fallback", reason: RouteLink.providerTokenReason)
         }

@@ -5,15 +5,19 @@ import LinkCore
 struct AppLinkEndpoints: Sendable {
     let engine: LinkEngine
     let auth: TokenCheck
-    /// The longest opened `url`, in bytes: `server.maxURIBytes`, the longest link a click can carry (an open's body
-    /// may hold up to `server.maxBodyBytes`, and the whole location goes into the open's `linkClick` event).
-    var maxURLBytes = DaemonSettings().maxURIBytes
+    /// The longest request target a click can carry (`server.maxURIBytes`): an opened `url` is no longer than such a
+    /// link (an open's body may hold up to `server.maxBodyBytes`, and the whole location goes into the open's
+    /// `linkClick` event).
+    var maxURIBytes = DaemonSettings().maxURIBytes
 
     var endpoints: [Endpoint] {
         [
             Endpoint("POST", AppLinkEndpoints.opensPath, .read) { request, _ in
                 let fields = try JSONFields(try request.jsonBody(), allowed: ["url", "platform"])
                 let url = try fields.requiredString("url")
+                // The click's target, and room for what an absolute URL adds to it: `https://`, a host name of the
+                // longest DNS allows, a port.
+                let maxURLBytes = maxURIBytes + 8 + 255 + 6
                 if url.utf8.count > maxURLBytes {
                     throw LinkError(
                         .invalidURL,

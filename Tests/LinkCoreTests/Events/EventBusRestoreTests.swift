@@ -34,6 +34,29 @@ import Testing
                 == [.init(id: id, cursor: 5, heldFrom: 6, missed: 0, idle: .seconds(1), ttl: .seconds(60))])
     }
 
+    /// An event committed before it is delivered (a slot's change): while it is committed, an empty queue is said to
+    /// hold from its `seq` on, not past it, so that a store's sync then does not cut the event from its log.
+    @Test func anEmptyQueueHoldsFromAnEventCommittedButNotYetDelivered() throws {
+        let bus = EventBus(limits: .init(queueLimit: 10))
+        let id = try bus.subscribe([EventTypeRequest(path: "/s/:n")], ttl: .seconds(60), now: t0).id
+        var during: [EventBus.SubscriptionState] = []
+        let results = try bus.emit([(try Location("/s/1"), nil)], time: "t", now: t0) { results in
+            during = bus.snapshot(now: t0)
+            #expect(results.map(\.seq) == [1])
+        }
+        #expect(during.first?.heldFrom == results.first?.seq)
+        #expect(bus.snapshot(now: t0).first?.heldFrom == 1)
+        _ = try poll(bus, id, after: 1)
+        #expect(bus.snapshot(now: t0).first?.heldFrom == 2)
+        // A commit that fails leaves nothing in flight.
+        #expect(throws: LinkError.self) {
+            try bus.emit([(try Location("/s/2"), nil)], time: "t", now: t0) { _ in
+                throw LinkError(.unavailable, "disk")
+            }
+        }
+        #expect(bus.snapshot(now: t0).first?.heldFrom == 3)
+    }
+
     @Test func aRestoredSubscriptionAnswersAsItWouldHave() throws {
         let first = EventBus(limits: .init(queueLimit: 3))
         let id = try first.subscribe([EventTypeRequest(path: "/e/:n", name: "e")], ttl: .seconds(60), now: t0).id

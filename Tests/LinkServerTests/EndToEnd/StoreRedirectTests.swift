@@ -108,6 +108,17 @@ import Testing
                 ["path": "/nopt/:id", "link": ["fallback": "https://apps.apple.com/app/id123456789?ct={id}"]])
             #expect(refused.status == 400)
             #expect(refused.json?["error"]?["details"]?["field"] == "link.fallback")
+            // Beside an `ios` target, the fallback is no iOS target: it is not held to the rule.
+            let beside = try server.client().post(
+                "/v1/routes",
+                [
+                    "path": "/beside/:id",
+                    "link": [
+                        "ios": "https://apps.apple.com/app/id123456789",
+                        "fallback": "https://apps.apple.com/app/id1?ct=x",
+                    ],
+                ])
+            #expect(beside.status == 201)
             for path in ["/encoded/", "/fallback/", "/plain/"] {
                 let reply = try server.linksClient().click(path + sixty, agent: LinkListenerTests.iPhone)
                 #expect(reply.status == 302, "\(path)")

@@ -311,6 +311,32 @@ extension PostgresSuites {
             }
         }
 
+        /// An overflow event another queue still holds stays in the log, and is counted by the polls (past the queue
+        /// limit) only: a sweep, however often it runs, does not count it again.
+        @Test func anOverflowAnotherQueueHoldsIsCountedOnce() async throws {
+            try await Self.onTwoStores { a, b in
+                let now = WallClock.milliseconds()
+                _ = try a.createSubscription(
+                    id: "both", shapes: ["/a", "/b"], stored: [], ttl: 60_000, now: now, limit: 10)
+                _ = try a.createSubscription(id: "onlyA", shapes: ["/a"], stored: [], ttl: 60_000, now: now, limit: 10)
+                var last = 0
+                for shape in ["/a", "/b", "/b", "/x", "/x", "/x"] {
+                    last = try #require(
+                        try b.appendEvent(.init(shapes: [shape], body: "{}"), now: now, onlyIfHeard: false)?.seq)
+                }
+                for _ in 0..<3 { try b.sweepEvents(now: now, retain: 1, queueLimit: 2) }
+                let both = try #require(
+                    try a.pollSubscription(
+                        id: "both", after: nil, now: now, wait: 0, queueLimit: 2, supersedes: false, changing: false))
+                #expect(both.events.count == 2)
+                #expect(both.missed == 1)
+                #expect(
+                    try a.eventShapes(after: 0, through: last, limit: 100).map(\.shapes) == [
+                        ["/a"], ["/b"], ["/b"], ["/x"],
+                    ])
+            }
+        }
+
         @Test func theTypeLimitHoldsAcrossInstances() async throws {
             try await Self.onTwoStores { (a, b) throws in
                 let bus = EventBus(limits: .init(maxTypes: 4))

@@ -339,10 +339,15 @@ extension PostgresStore {
                     "SELECT min(acked) FROM event_subscription", logger: logger
                 ).collectColumn(Int?.self).first ?? nil
             let cut = max(oldestAcked ?? latest, latest - retain)
+            // The subscriptions behind the cut, locked until the commit: a poll acknowledging meanwhile waits, so the
+            // overflow below is counted against the `acked` it is counted from (the statement below reads the rows
+            // as committed once locked).
+            try await connection.query(
+                "SELECT id FROM event_subscription WHERE acked < \(cut) ORDER BY id FOR UPDATE", logger: logger)
             // `floors`: where the queue of each subscription behind the cut starts (its `queueLimit`-th newest
-            // unacknowledged event; NULL when it holds none). Older events of it are overflow: counted, then removed
-            // with every event at or below the cut that no queue holds. (The statements of a WITH run once each,
-            // on one snapshot.)
+            // unacknowledged event; NULL when it holds none). Every event at or below the cut that no queue holds is
+            // removed; one a subscription had not acknowledged was older than its queue (its overflow) and is
+            // counted in its `dropped` as it goes, once. (The statements of a WITH run once each, on one snapshot.)
             try await connection.query(
                 """
                 WITH floors AS MATERIALIZED (
@@ -352,18 +357,19 @@ extension PostgresStore {
                             WHERE e.seq > s.acked AND \(unescaped: PostgresStore.reaches)
                             ORDER BY e.seq DESC LIMIT \(queueLimit)) q) AS floor
                     FROM event_subscription s WHERE s.acked < \(cut)),
+                removed AS (
+                    DELETE FROM event_log e WHERE e.seq <= \(cut) AND NOT EXISTS (
+                        SELECT 1 FROM floors s
+                        WHERE e.seq >= s.floor AND e.seq > s.acked AND \(unescaped: PostgresStore.reaches))
+                    RETURNING e.seq, e.shapes),
                 overflow AS (
                     SELECT s.id, count(*) AS n, max(e.seq) AS through FROM floors s
-                    JOIN event_log e ON e.seq > s.acked AND e.seq < s.floor AND e.seq <= \(cut)
+                    JOIN removed e ON e.seq > s.acked
                     WHERE \(unescaped: PostgresStore.reaches)
-                    GROUP BY s.id),
-                counted AS (
-                    UPDATE event_subscription t SET dropped = t.dropped + o.n,
-                        dropped_through = GREATEST(t.dropped_through, o.through)
-                    FROM overflow o WHERE t.id = o.id)
-                DELETE FROM event_log e WHERE e.seq <= \(cut) AND NOT EXISTS (
-                    SELECT 1 FROM floors s
-                    WHERE e.seq >= s.floor AND e.seq > s.acked AND \(unescaped: PostgresStore.reaches))
+                    GROUP BY s.id)
+                UPDATE event_subscription t SET dropped = t.dropped + o.n,
+                    dropped_through = GREATEST(t.dropped_through, o.through)
+                FROM overflow o WHERE t.id = o.id
                 """, logger: logger)
             // Retired shapes whose last event the subscription acknowledged (or counted as dropped) are done with.
             try await connection.query(
