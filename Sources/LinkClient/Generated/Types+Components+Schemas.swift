@@ -2680,7 +2680,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/OpenRequest`.
         internal struct OpenRequest: Codable, Hashable, Sendable {
-            /// The link the app was opened with; at most `server.maxURIBytes` bytes (8,192 by default), the longest link a click carries, else 400 `invalid_url`
+            /// The link the app was opened with; at most as long as a link a click carries (`server.maxURIBytes`, 8,192 by default, plus 269 bytes for the scheme, host and port), else 400 `invalid_url`
             ///
             /// - Remark: Generated from `#/components/schemas/OpenRequest/url`.
             internal var url: Swift.String
@@ -2694,7 +2694,7 @@ extension Components {
             /// Creates a new `OpenRequest`.
             ///
             /// - Parameters:
-            ///   - url: The link the app was opened with; at most `server.maxURIBytes` bytes (8,192 by default), the longest link a click carries, else 400 `invalid_url`
+            ///   - url: The link the app was opened with; at most as long as a link a click carries (`server.maxURIBytes`, 8,192 by default, plus 269 bytes for the scheme, host and port), else 400 `invalid_url`
             ///   - platform:
             internal init(
                 url: Swift.String,
