@@ -57,8 +57,13 @@ struct RequestFraming: Sendable, Equatable {
     /// were not (RFC 9110 §8.4.1: a server refuses a coding it does not know with 415).
     var unsupportedCoding: String? {
         guard expectsBody else { return nil }
-        return contentEncodings.lazy.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces.lowercased() }
-            .first { !$0.isEmpty && $0 != "identity" }
+        return RequestFraming.codings(contentEncodings).first { !$0.isEmpty && $0 != "identity" }
+    }
+
+    /// The codings a list of field values names (RFC 9110 §5.3: lines of comma-separated items), each trimmed and in
+    /// lower case (an item of spaces comes out empty).
+    private static func codings(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces.lowercased() }
     }
 
     /// Whether the request, once accepted, has a body to wait for.
@@ -95,8 +100,8 @@ struct RequestFraming: Sendable, Equatable {
             }
             // Exactly libmicrohttpd's own test for a chunked body: one field, the value `chunked` in any case.
             if transferEncodings.count == 1, transferEncodings[0].lowercased() == "chunked" { return }
-            let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces.lowercased() }
-            if let unknown = codings.first(where: { $0 != "chunked" && !$0.isEmpty }) {
+            if let unknown = RequestFraming.codings(transferEncodings).first(where: { $0 != "chunked" && !$0.isEmpty })
+            {
                 throw LinkError(
                     .notImplemented, "Transfer-Encoding '\(unknown)' is not supported; only chunked is",
                     details: ["transferEncoding": .string(unknown)])
